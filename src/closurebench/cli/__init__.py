@@ -1,0 +1,50 @@
+"""The ``closurebench`` command-line interface.
+
+Each subcommand lives in its own module under :mod:`closurebench.cli` and is
+registered here in one table, so adding a command touches its module and one line.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from closurebench import __version__
+from closurebench.cli import ein as ein_cmd
+from closurebench.cli import quickstart as quickstart_cmd
+
+app = typer.Typer(
+    name="closurebench",
+    help="Graph-reasoning benchmarks with proven answers (ClosureBench, GRIT) and the Ein language.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"closurebench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False,
+        "--version",
+        callback=_version_callback,
+        is_eager=True,
+        help="Print the version and exit.",
+    ),
+) -> None:
+    """closurebench command-line tool."""
+
+
+# The one table of subcommands.
+app.add_typer(ein_cmd.app, name="ein")
+app.command("quickstart")(quickstart_cmd.quickstart)
+
+
+def main() -> None:
+    """Entry point of the ``closurebench`` console script."""
+    app()

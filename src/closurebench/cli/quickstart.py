@@ -1,0 +1,7 @@
+"""``closurebench quickstart``: the offline main job."""
+
+from __future__ import annotations
+
+
+def quickstart() -> None:
+    """Run the offline quickstart."""

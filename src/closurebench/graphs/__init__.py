@@ -1,0 +1,1 @@
+"""Graph core: seeded samplers, exact closure, measures, networkx conversion."""
