@@ -60,7 +60,7 @@ def derive_seed(master: int, *parts: SeedPart) -> int:
 
     Example:
         >>> derive_seed(42, "x", 1)
-        5706218402806211357
+        2820026119333007183
     """
     h = hashlib.blake2b(digest_size=8, person=b"closurebench")
     h.update(_encode(master, 0))
@@ -74,7 +74,8 @@ def rng(master: int, *parts: SeedPart) -> np.random.Generator:
     """Return a fresh numpy Generator seeded by :func:`derive_seed`.
 
     Example:
-        >>> rng(1, "g").integers(0, 100, size=3).tolist() == rng(1, "g").integers(0, 100, size=3).tolist()
+        >>> a = rng(1, "g").integers(0, 100, size=3).tolist()
+        >>> a == rng(1, "g").integers(0, 100, size=3).tolist()
         True
     """
     return np.random.Generator(np.random.PCG64(derive_seed(master, *parts)))

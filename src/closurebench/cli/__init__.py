@@ -14,7 +14,7 @@ from closurebench.cli import quickstart as quickstart_cmd
 
 app = typer.Typer(
     name="closurebench",
-    help="Graph-reasoning benchmarks with proven answers (ClosureBench, GRIT) and the Ein language.",
+    help="Graph-reasoning benchmarks with proven answers (ClosureBench, GRIT) and Ein.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -1,0 +1,339 @@
+"""Exact reachability and transitive closure, fast for large graphs.
+
+Conventions (``spec/ein.md``, ``spec/closurebench.md``):
+
+* ``tc(A)[i, j]`` is true iff there is a path of length >= 1 from ``i`` to ``j``;
+  so ``tc(A)[i, i]`` is true exactly when ``i`` lies on a cycle (or has a self-loop).
+* ``reach(A, i)`` holds the nodes reachable from ``i``, **including** ``i``.
+* ``desc(A, i)`` holds the nodes reachable by a path of length >= 1, **excluding**
+  ``i`` even when ``i`` is on a cycle: ``desc = reach \\ {i}``.
+* ``has_path(A, i, j)`` is true iff ``j`` is in ``reach(A, i)`` (so ``i == j`` gives true).
+
+The closure is computed on the strongly connected component (SCC) condensation:
+every node of a component reaches the same set, so one bitset per component is
+propagated over the condensation DAG in reverse topological order, with Python
+integers as bitsets (their OR runs in C). This is exact for any ``n`` and takes
+milliseconds where repeated matrix products or ``networkx.transitive_closure``
+take seconds to minutes.
+
+Inputs are adjacency matrices: a dense ``numpy`` array or a ``scipy.sparse``
+matrix of shape ``(n, n)``; any nonzero entry is an edge ``i -> j``.
+
+Example:
+    >>> import numpy as np
+    >>> A = np.zeros((4, 4)); A[0, 1] = A[1, 2] = A[2, 1] = 1
+    >>> tc(A).astype(int).tolist()
+    [[0, 1, 1, 0], [0, 1, 1, 0], [0, 1, 1, 0], [0, 0, 0, 0]]
+    >>> reach(A, 0).nonzero()[0].tolist(), desc(A, 1).nonzero()[0].tolist()
+    ([0, 1, 2], [2])
+    >>> has_path(A, 0, 2), has_path(A, 2, 0), has_path(A, 3, 3)
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.sparse.csgraph import breadth_first_order, connected_components
+
+from closurebench.errors import GraphError
+
+__all__ = [
+    "Condensation",
+    "condensation",
+    "desc",
+    "has_path",
+    "is_strongly_connected",
+    "is_weakly_connected",
+    "reach",
+    "reach_in",
+    "scc_labels",
+    "tc",
+]
+
+AdjacencyLike = Any  # np.ndarray | scipy.sparse matrix/array
+
+
+def _as_csr(adj: AdjacencyLike) -> sp.csr_array:
+    """Validate an adjacency matrix and return it as a boolean CSR array."""
+    if sp.issparse(adj):
+        if adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
+            raise GraphError(
+                f"adjacency matrix has shape {adj.shape}; it must be square (n, n) — "
+                "pass an n×n matrix with A[i, j] != 0 for each edge i -> j"
+            )
+        m = sp.csr_array(adj, dtype=bool)
+        m.eliminate_zeros()
+        return m
+    arr = np.asarray(adj)
+    if arr.ndim != 2 or arr.shape[0] != arr.shape[1]:
+        raise GraphError(
+            f"adjacency matrix has shape {arr.shape}; it must be square (n, n) — "
+            "pass an n×n matrix with A[i, j] != 0 for each edge i -> j"
+        )
+    if arr.dtype.kind == "f" and not np.isfinite(arr).all():
+        raise GraphError(
+            "adjacency matrix contains NaN or infinite entries; use 0/1 (or finite weights)"
+        )
+    rows, cols = np.nonzero(arr)
+    n = arr.shape[0]
+    return sp.csr_array((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(n, n))
+
+
+def _check_node(i: Any, n: int, what: str = "node") -> int:
+    try:
+        k = operator.index(i)
+    except TypeError:
+        raise GraphError(
+            f"{what} {i!r} is not an integer node id; pass an int in 0..{n - 1}"
+        ) from None
+    if not 0 <= k < n:
+        raise GraphError(
+            f"{what} {k} is out of range for a graph with {n} nodes; valid ids are 0..{n - 1}"
+        )
+    return k
+
+
+def scc_labels(adj: AdjacencyLike) -> tuple[int, np.ndarray]:
+    """Strongly connected components.
+
+    Args:
+        adj: Square adjacency matrix (dense or sparse).
+
+    Returns:
+        ``(count, labels)`` where ``labels[i]`` is the component id of node ``i``.
+
+    Example:
+        >>> import numpy as np
+        >>> A = np.array([[0, 1, 0], [1, 0, 0], [0, 0, 0]])
+        >>> count, labels = scc_labels(A)
+        >>> count, bool(labels[0] == labels[1]), bool(labels[0] == labels[2])
+        (2, True, False)
+    """
+    m = _as_csr(adj)
+    if m.shape[0] == 0:
+        return 0, np.zeros(0, dtype=np.int64)
+    count, labels = connected_components(m, directed=True, connection="strong")
+    return int(count), labels.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class Condensation:
+    """The SCC condensation of a directed graph.
+
+    Attributes:
+        labels: ``labels[i]`` is the component of node ``i``.
+        order: Component ids in topological order (sources first).
+        succ: ``succ[c]`` lists the distinct successor components of ``c``.
+        members: ``members[c]`` lists the nodes of component ``c`` in increasing order.
+        cyclic: ``cyclic[c]`` is true when the nodes of ``c`` lie on a cycle
+            (component of size > 1, or a single node with a self-loop).
+    """
+
+    labels: np.ndarray
+    order: tuple[int, ...]
+    succ: tuple[tuple[int, ...], ...]
+    members: tuple[tuple[int, ...], ...]
+    cyclic: tuple[bool, ...]
+
+
+def _condense(
+    m: sp.csr_array,
+) -> tuple[int, np.ndarray, list[int], list[list[int]], np.ndarray, np.ndarray]:
+    """Raw condensation: (count, labels, topological order, successors, sizes, cyclic)."""
+    n = m.shape[0]
+    count, labels = scc_labels(m)
+    coo = m.tocoo()
+    cu, cv = labels[coo.row], labels[coo.col]
+    cross = cu != cv
+    base = max(count, 1)
+    pairs = np.unique(cu[cross] * base + cv[cross])
+    src = (pairs // base).tolist()
+    dst = (pairs % base).tolist()
+    succ: list[list[int]] = [[] for _ in range(count)]
+    indeg = [0] * count
+    for a, b in zip(src, dst, strict=True):
+        succ[a].append(b)
+        indeg[b] += 1
+    # Kahn's algorithm with a stack; deterministic because the inputs are sorted.
+    ready = [c for c in range(count) if indeg[c] == 0]
+    order: list[int] = []
+    while ready:
+        c = ready.pop()
+        order.append(c)
+        for d in succ[c]:
+            indeg[d] -= 1
+            if indeg[d] == 0:
+                ready.append(d)
+    sizes = np.bincount(labels, minlength=count) if n else np.zeros(0, dtype=np.int64)
+    cyclic = sizes > 1
+    cyclic[labels[coo.row[coo.row == coo.col]]] = True
+    return count, labels, order, succ, sizes, cyclic
+
+
+def condensation(adj: AdjacencyLike) -> Condensation:
+    """Compute the SCC condensation DAG in topological order.
+
+    Example:
+        >>> import numpy as np
+        >>> A = np.array([[0, 1, 0], [1, 0, 1], [0, 0, 0]])
+        >>> c = condensation(A)
+        >>> [c.members[k] for k in c.order]
+        [(0, 1), (2,)]
+    """
+    count, labels, order, succ, sizes, cyclic = _condense(_as_csr(adj))
+    members_sorted = np.argsort(labels, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    members = tuple(tuple(members_sorted[bounds[c] : bounds[c + 1]].tolist()) for c in range(count))
+    return Condensation(
+        labels=labels,
+        order=tuple(order),
+        succ=tuple(tuple(s) for s in succ),
+        members=members,
+        cyclic=tuple(bool(x) for x in cyclic),
+    )
+
+
+def _member_bits(labels: np.ndarray, sizes: np.ndarray, n: int) -> list[int]:
+    """One Python-int bitset per component holding its member nodes (bit k = node k)."""
+    count = sizes.shape[0]
+    # Singletons (most components of sparse graphs) are a plain shift; larger
+    # components are packed once with numpy.
+    first = np.full(count, -1, dtype=np.int64)
+    first[labels[::-1]] = np.arange(n - 1, -1, -1)
+    out = [1 << k for k in first.tolist()]
+    nbytes = (n + 7) // 8
+    for c in np.flatnonzero(sizes > 1).tolist():
+        row = np.zeros(nbytes * 8, dtype=np.uint8)
+        row[np.flatnonzero(labels == c)] = 1
+        out[c] = int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little")
+    return out
+
+
+def tc(adj: AdjacencyLike) -> np.ndarray:
+    """Strict transitive closure: ``out[i, j]`` iff a path of length >= 1 leads from i to j.
+
+    Args:
+        adj: Square adjacency matrix (dense or sparse); nonzero = edge.
+
+    Returns:
+        An ``(n, n)`` boolean array.
+
+    Raises:
+        GraphError: if ``adj`` is not square.
+
+    Example:
+        >>> import numpy as np
+        >>> tc(np.array([[0, 1], [0, 0]])).tolist()
+        [[False, True], [False, False]]
+        >>> tc(np.array([[0, 1], [1, 0]])).tolist()
+        [[True, True], [True, True]]
+    """
+    m = _as_csr(adj)
+    n = m.shape[0]
+    if n == 0:
+        return np.zeros((0, 0), dtype=bool)
+    count, labels, order, succ, sizes, cyclic = _condense(m)
+    mbits = _member_bits(labels, sizes, n)
+    cyc = cyclic.tolist()
+    reach_bits = [0] * count
+    for c in reversed(order):
+        acc = mbits[c] if cyc[c] else 0
+        for d in succ[c]:
+            acc |= mbits[d] | reach_bits[d]
+        reach_bits[c] = acc
+    nbytes = (n + 7) // 8
+    comp_bytes = [b.to_bytes(nbytes, "little") for b in reach_bits]
+    buf = b"".join([comp_bytes[c] for c in labels.tolist()])
+    packed = np.frombuffer(buf, dtype=np.uint8).reshape(n, nbytes)
+    return np.unpackbits(packed, axis=1, count=n, bitorder="little").view(bool)
+
+
+def reach(adj: AdjacencyLike, i: int) -> np.ndarray:
+    """Nodes reachable from ``i``, **including** ``i``, as a boolean vector.
+
+    Example:
+        >>> import numpy as np
+        >>> reach(np.array([[0, 1, 0], [0, 0, 0], [1, 0, 0]]), 2).astype(int).tolist()
+        [1, 1, 1]
+    """
+    m = _as_csr(adj)
+    n = m.shape[0]
+    k = _check_node(i, n)
+    out = np.zeros(n, dtype=bool)
+    out[breadth_first_order(m, k, directed=True, return_predecessors=False)] = True
+    return out
+
+
+def desc(adj: AdjacencyLike, i: int) -> np.ndarray:
+    """Descendants of ``i``: reachable by a path of length >= 1, always **excluding** ``i``.
+
+    Example:
+        >>> import numpy as np
+        >>> desc(np.array([[0, 1], [1, 0]]), 0).astype(int).tolist()
+        [0, 1]
+    """
+    out = reach(adj, i)
+    out[operator.index(i)] = False
+    return out
+
+
+def reach_in(adj: AdjacencyLike, i: int) -> np.ndarray:
+    """Nodes that can reach ``i`` (its ancestors), **including** ``i``.
+
+    Example:
+        >>> import numpy as np
+        >>> reach_in(np.array([[0, 1, 0], [0, 0, 0], [1, 0, 0]]), 1).astype(int).tolist()
+        [1, 1, 1]
+    """
+    m = _as_csr(adj)
+    return reach(m.T.tocsr(), i)
+
+
+def has_path(adj: AdjacencyLike, i: int, j: int) -> bool:
+    """True iff ``j`` is reachable from ``i`` (``i == j`` counts as reachable).
+
+    Example:
+        >>> import numpy as np
+        >>> A = np.array([[0, 1, 0], [0, 0, 0], [0, 1, 0]])
+        >>> has_path(A, 0, 1), has_path(A, 0, 2), has_path(A, 2, 2)
+        (True, False, True)
+    """
+    m = _as_csr(adj)
+    n = m.shape[0]
+    a = _check_node(i, n, "source node")
+    b = _check_node(j, n, "target node")
+    if a == b:
+        return True
+    return bool(reach(m, a)[b])
+
+
+def is_strongly_connected(adj: AdjacencyLike) -> bool:
+    """True iff every node reaches every other (the empty graph counts as connected).
+
+    Example:
+        >>> import numpy as np
+        >>> is_strongly_connected(np.array([[0, 1], [1, 0]])), is_strongly_connected(np.eye(2))
+        (True, False)
+    """
+    count, _ = scc_labels(adj)
+    return count <= 1
+
+
+def is_weakly_connected(adj: AdjacencyLike) -> bool:
+    """True iff the graph is connected when edge directions are ignored.
+
+    Example:
+        >>> import numpy as np
+        >>> is_weakly_connected(np.array([[0, 1], [0, 0]]))
+        True
+    """
+    m = _as_csr(adj)
+    if m.shape[0] == 0:
+        return True
+    count, _ = connected_components(m, directed=True, connection="weak")
+    return int(count) <= 1

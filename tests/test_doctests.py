@@ -1,0 +1,24 @@
+"""Run the docstring examples of every module in the package."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import pkgutil
+
+import pytest
+
+import closurebench
+
+MODULES = sorted(
+    info.name
+    for info in pkgutil.walk_packages(closurebench.__path__, prefix="closurebench.")
+    if not info.name.endswith("__main__")
+)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.failed == 0, f"{result.failed} doctest failure(s) in {name}"
