@@ -142,3 +142,15 @@ def test_bad_node_is_a_clear_error() -> None:
         closure.desc(adj, 1.5)  # type: ignore[arg-type]
     with pytest.raises(GraphError, match="target node -1"):
         closure.has_path(adj, 0, -1)
+
+
+def test_graph_objects_are_accepted() -> None:
+    from closurebench.graphs import Graph
+
+    directed = Graph(4, ((0, 1), (1, 2)))
+    assert closure.desc(directed, 0).nonzero()[0].tolist() == [1, 2]
+    assert not closure.tc(directed)[0, 0]
+    undirected = Graph(4, ((0, 1), (1, 2)), directed=False)
+    # An undirected edge is a 2-cycle, so every non-isolated node lies on a cycle.
+    assert closure.tc(undirected).diagonal().tolist() == [True, True, True, False]
+    assert closure.has_path(undirected, 2, 0)

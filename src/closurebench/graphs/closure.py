@@ -16,8 +16,9 @@ integers as bitsets (their OR runs in C). This is exact for any ``n`` and takes
 milliseconds where repeated matrix products or ``networkx.transitive_closure``
 take seconds to minutes.
 
-Inputs are adjacency matrices: a dense ``numpy`` array or a ``scipy.sparse``
-matrix of shape ``(n, n)``; any nonzero entry is an edge ``i -> j``.
+Inputs are adjacency matrices — a dense ``numpy`` array or a ``scipy.sparse``
+matrix of shape ``(n, n)``, any nonzero entry being an edge ``i -> j`` — or a
+:class:`~closurebench.graphs.types.Graph` (undirected edges count both ways).
 
 Example:
     >>> import numpy as np
@@ -41,6 +42,8 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from closurebench.errors import GraphError
+from closurebench.graphs.convert import to_scipy_sparse
+from closurebench.graphs.types import Graph
 
 __all__ = [
     "Condensation",
@@ -59,7 +62,9 @@ AdjacencyLike = Any  # np.ndarray | scipy.sparse matrix/array
 
 
 def _as_csr(adj: AdjacencyLike) -> sp.csr_array:
-    """Validate an adjacency matrix and return it as a boolean CSR array."""
+    """Validate an adjacency matrix (or a :class:`Graph`) and return a boolean CSR array."""
+    if isinstance(adj, Graph):
+        return sp.csr_array(to_scipy_sparse(adj, weighted=False), dtype=bool)
     if sp.issparse(adj):
         if adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
             raise GraphError(
