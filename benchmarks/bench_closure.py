@@ -1,0 +1,146 @@
+"""Transitive closure side by side: Ein ``tc``, the graph core and networkx.
+
+Times, on Erdős–Rényi digraphs with n = 100, 1,000, 5,000 and expected
+out-degree 2 and 10:
+
+* ``core (sparse)``  — ``closurebench.graphs.tc`` on a CSR adjacency;
+* ``core (dense)``   — the same on the dense matrix Ein holds;
+* ``Ein tc``         — the ``tc`` statement of an Ein program (program with ``T = tc(A)``
+  minus the same program without it, both parsed and run by ``closurebench.ein.run``);
+* ``Ein program``    — the whole program, including parsing the edge-list literal;
+* ``networkx``       — ``nx.transitive_closure`` (reflexive=False, the same strict
+  closure), in a subprocess with a time cap so a run always finishes.
+
+Every route's result is checked equal to the core's before its time is reported.
+
+Run: ``uv run python benchmarks/bench_closure.py [--nx-cap SECONDS] [--repeats K]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import platform
+import statistics
+import time
+from collections.abc import Callable
+
+import networkx as nx
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import Graph, erdos_renyi_out_degree, tc, to_scipy_sparse
+from closurebench.seeding import rng
+
+
+def _median_time(fn: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def _nx_worker(n: int, edges: list[tuple[int, int]], queue: mp.Queue) -> None:
+    G = nx.DiGraph()
+    G.add_nodes_from(range(n))
+    G.add_edges_from(edges)
+    t0 = time.perf_counter()
+    C = nx.transitive_closure(G, reflexive=False)
+    elapsed = time.perf_counter() - t0
+    queue.put((elapsed, C.number_of_edges(), sorted(C.edges())[:1000]))
+
+
+def _time_networkx(g: Graph, cap: float) -> tuple[float | None, int | None]:
+    queue: mp.Queue = mp.get_context("fork").Queue()
+    proc = mp.get_context("fork").Process(target=_nx_worker, args=(g.n, list(g.edges), queue))
+    proc.start()
+    proc.join(cap)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+        return None, None
+    elapsed, count, _ = queue.get()
+    return elapsed, count
+
+
+def _program(g: Graph, with_tc: bool) -> str:
+    edge_list = ",".join(f"[{u},{v}]" for u, v in g.edges)
+    lines = [f"A = edges([{edge_list}], {g.n})"]
+    if with_tc:
+        lines.append("T = tc(A)")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nx-cap", type=float, default=120.0, help="seconds per networkx run")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[100, 1000, 5000])
+    args = parser.parse_args()
+
+    print(
+        f"# closure benchmark — {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}, numpy {np.__version__}, networkx {nx.__version__}"
+    )
+    print()
+    header = (
+        "| n | out-deg | edges | closure pairs | core sparse ms | core dense ms | Ein tc ms "
+        "| Ein program ms | networkx s | Ein tc / core dense | networkx / Ein tc |"
+    )
+    print(header)
+    print("|" + "---|" * (header.count("|") - 1))
+    rows = []
+    for n in args.sizes:
+        for deg in (2, 10):
+            g = erdos_renyi_out_degree(rng(0, "bench-closure", n, deg), n, deg)
+            sparse = to_scipy_sparse(g, weighted=False)
+            dense = g.adjacency()
+            ref = tc(sparse)
+            core_sparse = _median_time(lambda s=sparse: tc(s), args.repeats)
+            core_dense = _median_time(lambda d=dense: tc(d), args.repeats)
+            prog_tc, prog_plain = _program(g, True), _program(g, False)
+            result = ein.run(prog_tc)
+            if not np.array_equal(result.value.astype(bool), ref):
+                raise SystemExit(f"Ein tc disagrees with the core at n={n}, deg={deg}")
+            with_tc = _median_time(lambda p=prog_tc: ein.run(p), args.repeats)
+            without = _median_time(lambda p=prog_plain: ein.run(p), args.repeats)
+            ein_tc = max(with_tc - without, 0.0)
+            nx_s, nx_pairs = _time_networkx(g, args.nx_cap)
+            if nx_pairs is not None and nx_pairs != int(ref.sum()):
+                raise SystemExit(f"networkx disagrees with the core at n={n}, deg={deg}")
+            nx_txt = f"{nx_s:.2f}" if nx_s is not None else f"> {args.nx_cap:.0f} (capped)"
+            speedup = (
+                f"{nx_s / ein_tc:,.0f}×"
+                if nx_s is not None and ein_tc > 0
+                else (f"> {args.nx_cap / ein_tc:,.0f}×" if ein_tc > 0 else "n/a")
+            )
+            row = (
+                f"| {n:,} | {deg} | {g.m:,} | {int(ref.sum()):,} | {core_sparse * 1e3:.1f} "
+                f"| {core_dense * 1e3:.1f} | {ein_tc * 1e3:.1f} | {with_tc * 1e3:.1f} | {nx_txt} "
+                f"| {ein_tc / core_dense:.2f} | {speedup} |"
+            )
+            print(row, flush=True)
+            rows.append(
+                {
+                    "n": n,
+                    "out_degree": deg,
+                    "edges": g.m,
+                    "pairs": int(ref.sum()),
+                    "core_sparse_s": core_sparse,
+                    "core_dense_s": core_dense,
+                    "ein_tc_s": ein_tc,
+                    "ein_program_s": with_tc,
+                    "networkx_s": nx_s,
+                }
+            )
+    print()
+    print("```json")
+    print(json.dumps(rows, indent=1))
+    print("```")
+
+
+if __name__ == "__main__":
+    main()

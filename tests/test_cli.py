@@ -1,0 +1,47 @@
+"""The command-line entry points: version, ``python -m``, quickstart."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from typer.testing import CliRunner
+
+from closurebench import __version__
+from closurebench.cli import app
+
+runner = CliRunner()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"closurebench {__version__}"
+
+
+def test_python_dash_m() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "closurebench", "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.strip() == f"closurebench {__version__}"
+
+
+def test_quickstart_agrees_on_every_route() -> None:
+    for seed in (0, 1):
+        result = runner.invoke(app, ["quickstart", "--seed", str(seed), "--programs"])
+        assert result.exit_code == 0, result.stdout
+        assert "NO" not in result.stdout
+        assert result.stdout.count("yes") == 9
+        assert "Transitive closure of a 5,000-node digraph" in result.stdout
+
+
+def test_quickstart_is_deterministic() -> None:
+    first = runner.invoke(app, ["quickstart", "--seed", "3"]).stdout
+    second = runner.invoke(app, ["quickstart", "--seed", "3"]).stdout
+    # Only the timing line may differ between runs.
+    strip = [line for line in first.splitlines() if " ms " not in line and "ms (" not in line]
+    strip2 = [line for line in second.splitlines() if " ms " not in line and "ms (" not in line]
+    assert strip == strip2
