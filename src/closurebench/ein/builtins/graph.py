@@ -1,0 +1,238 @@
+"""Graph builtins: ``edges``, ``tc``, ``reach``, ``desc``, ``has_path``.
+
+The closure builtins delegate to :mod:`closurebench.graphs.closure` (exact,
+sparse SCC-condensation algorithms, fast for large graphs) and convert its boolean
+results to float64 0/1.
+
+Matrix or edge list (``edges``): the first argument is read by one deterministic
+rule. An empty list or a list whose rows all have length 2 is an **edge list**
+``[[u, v], ...]``. Anything else must be a square **dense 0/1 adjacency matrix**
+(the paper's §2.5 and Appendix D style). So a 2-node graph is always written as an
+edge list: ``[[1, 1], [0, 0]]`` means the self-loops 1→1 and 0→0.
+
+Example:
+    >>> edges(np.array([[0.0, 1.0], [1.0, 2.0]])).astype(int).tolist()
+    [[0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    >>> A = edges(np.array([[0, 1, 0], [0, 0, 1], [0, 0, 0]], dtype=float), 3)
+    >>> tc(A).astype(int).tolist()
+    [[0, 1, 1], [0, 0, 1], [0, 0, 0]]
+    >>> reach(A, 1).tolist(), desc(A, 1).tolist(), float(has_path(A, 2, 0))
+    ([0.0, 1.0, 1.0], [0.0, 0.0, 1.0], 0.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from closurebench.ein.abstract import Abstract, ensure_elements
+from closurebench.ein.builtins.base import (
+    Param,
+    builtin,
+    check_node,
+    check_square,
+    known_int,
+    result,
+)
+from closurebench.ein.errors import (
+    ArgumentError,
+    IndexOutOfRangeError,
+    NonIntegerIndexError,
+    ShapeError,
+)
+from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.errors import GraphError
+from closurebench.graphs import closure
+
+__all__ = ["desc", "edges", "has_path", "reach", "tc"]
+
+_MATRIX = (2,)
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def edges_plan(lst: np.ndarray, n: int | None) -> tuple[str, int]:
+    """Classify and validate the ``edges`` argument; return ``(form, N)``.
+
+    ``form`` is ``"list"`` (edge list) or ``"matrix"`` (dense adjacency matrix).
+
+    Example:
+        >>> edges_plan(np.array([[0.0, 3.0]]), None)
+        ('list', 4)
+        >>> edges_plan(np.zeros((3, 3)), 3)
+        ('matrix', 3)
+    """
+    if lst.ndim == 1 and lst.size == 0:
+        lst = lst.reshape(0, 2)
+    if lst.ndim != 2:
+        raise ArgumentError(
+            f"edges expects an edge list [[u,v],...] or a square 0/1 matrix, got a "
+            f"rank-{lst.ndim} value of shape {lst.shape}"
+        )
+    if lst.shape[1] == 2 or lst.shape[0] == 0:
+        for k, (u, v) in enumerate(lst.reshape(-1, 2).tolist()):
+            for node in (u, v):
+                if not float(node).is_integer():
+                    raise NonIntegerIndexError(
+                        f"edges: edge #{k} [{_fmt(u)}, {_fmt(v)}] has the non-integer node id "
+                        f"{_fmt(node)}; node ids are integers 0..N-1"
+                    )
+                if node < 0 or (n is not None and node >= n):
+                    valid = f"0..{n - 1}" if n is not None else "0 or more"
+                    raise IndexOutOfRangeError(
+                        f"edges: edge #{k} [{_fmt(u)}, {_fmt(v)}] has node id {_fmt(node)} "
+                        f"out of range (valid: {valid})"
+                    )
+        if n is None:
+            if lst.size == 0:
+                raise ArgumentError(
+                    "edges: cannot infer N from an empty edge list; pass N, e.g. edges([], 3)"
+                )
+            n = int(lst.max()) + 1
+        return "list", n
+    rows, cols = lst.shape
+    if rows != cols:
+        raise ShapeError(
+            f"edges: rows of length {cols} are not edges [u, v], so a dense adjacency matrix "
+            f"was expected, but shape ({rows}, {cols}) is not square"
+        )
+    if n is not None and n != rows:
+        raise ShapeError(
+            f"edges: the adjacency matrix has shape ({rows}, {cols}) but N = {n} asks for "
+            f"shape ({n}, {n})"
+        )
+    if not np.isin(lst, (0.0, 1.0)).all():
+        raise ArgumentError("edges: a dense adjacency matrix may only hold 0 and 1 entries")
+    return "matrix", rows
+
+
+def _infer_edges(lst: Abstract, n: Abstract | None = None) -> Abstract:
+    known_n = known_int(n)
+    if lst.value is not None:
+        _, size = edges_plan(lst.value, known_n)
+        return Abstract((size, size))
+    if known_n is not None:
+        return Abstract((known_n, known_n))
+    return Abstract((None, None))
+
+
+@builtin(
+    "edges",
+    Param("L", "tensor", ranks=(1, 2)),
+    Param("N", "size", optional=True),
+    infer=_infer_edges,
+)
+def edges(lst: np.ndarray, n: int | None = None, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """N×N adjacency matrix from an edge list [[u,v],...] (N defaults to max id + 1),
+    or from a dense square 0/1 matrix; rows of length 2 always mean an edge list.
+
+    Args:
+        lst: Edge list of shape (m, 2), an empty list, or a square 0/1 matrix.
+        n: Number of nodes (must match a dense matrix).
+        limits: Resource caps; N×N must fit the element cap.
+
+    Returns:
+        The float64 0/1 adjacency matrix (duplicate edges count once).
+
+    Example:
+        >>> edges(np.zeros(0), 2).tolist()
+        [[0.0, 0.0], [0.0, 0.0]]
+    """
+    form, size = edges_plan(lst, n)
+    ensure_elements((size, size), limits, f"edges(..., {size})")
+    if form == "matrix":
+        return result(lst)
+    adj = np.zeros((size, size))
+    pairs = lst.reshape(-1, 2).astype(np.int64)
+    adj[pairs[:, 0], pairs[:, 1]] = 1.0
+    return adj
+
+
+def _infer_square(a: Abstract, *_: Abstract | None) -> Abstract:
+    check_square("tc", a.shape)
+    return Abstract(a.shape)
+
+
+def _infer_vector(fname: str) -> object:
+    def infer(a: Abstract, *idx: Abstract | None) -> Abstract:
+        check_square(fname, a.shape)
+        n = None if a.shape is None else a.shape[0]
+        if n is None and a.shape is not None:
+            n = a.shape[1]
+        if n is not None:
+            for pos, x in enumerate(idx, start=1):
+                k = known_int(x)
+                if k is not None:
+                    check_node(fname, "node", k, n, arg=pos)
+        return Abstract(() if fname == "has_path" else (n,))
+
+    return infer
+
+
+def _adj(fname: str, a: np.ndarray) -> np.ndarray:
+    check_square(fname, a.shape)
+    return a
+
+
+def _graph_call(fname: str, fn: object, *args: object) -> np.ndarray:
+    try:
+        return result(fn(*args))  # type: ignore[operator]
+    except GraphError as exc:
+        raise ArgumentError(f"{fname}: {exc}") from None
+
+
+@builtin("tc", Param("A", ranks=_MATRIX), infer=_infer_square)
+def tc(a: np.ndarray, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """Strict transitive closure: tc[i,j] = 1 iff a path of length >= 1 leads
+    from i to j (so tc[i,i] = 1 iff i is on a cycle).
+
+    Example:
+        >>> tc(np.array([[0.0, 1.0], [1.0, 0.0]])).tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
+    return _graph_call("tc", closure.tc, _adj("tc", a))
+
+
+@builtin("reach", Param("A", ranks=_MATRIX), Param("i", "index"), infer=_infer_vector("reach"))
+def reach(a: np.ndarray, i: int, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """0/1 vector of the nodes reachable from i, INCLUDING i.
+
+    Example:
+        >>> reach(np.array([[0.0, 1.0], [0.0, 0.0]]), 1).tolist()
+        [0.0, 1.0]
+    """
+    check_node("reach", "node", i, _adj("reach", a).shape[0], arg=1)
+    return _graph_call("reach", closure.reach, a, i)
+
+
+@builtin("desc", Param("A", ranks=_MATRIX), Param("i", "index"), infer=_infer_vector("desc"))
+def desc(a: np.ndarray, i: int, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """0/1 vector of the descendants of i (paths of length >= 1), EXCLUDING i even on a cycle.
+
+    Example:
+        >>> desc(np.array([[0.0, 1.0], [1.0, 0.0]]), 0).tolist()
+        [0.0, 1.0]
+    """
+    check_node("desc", "node", i, _adj("desc", a).shape[0], arg=1)
+    return _graph_call("desc", closure.desc, a, i)
+
+
+@builtin(
+    "has_path",
+    Param("A", ranks=_MATRIX),
+    Param("i", "index"),
+    Param("j", "index"),
+    infer=_infer_vector("has_path"),
+)
+def has_path(a: np.ndarray, i: int, j: int, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
+    """1.0 if a path leads from i to j (i = j gives 1.0), else 0.0.
+
+    Example:
+        >>> float(has_path(np.array([[0.0, 1.0], [0.0, 0.0]]), 0, 1))
+        1.0
+    """
+    n = _adj("has_path", a).shape[0]
+    check_node("has_path", "node", i, n, arg=1)
+    check_node("has_path", "node", j, n, arg=2)
+    return _graph_call("has_path", closure.has_path, a, i, j)

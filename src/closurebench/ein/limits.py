@@ -1,0 +1,71 @@
+"""Resource caps of the Ein interpreter.
+
+Every cap is checked *before* the work or allocation it guards, so a hostile or
+careless program fails fast with a :class:`~closurebench.ein.errors.ResourceLimitError`
+instead of exhausting memory or time.
+
+Example:
+    >>> Limits().max_elements
+    10000000
+    >>> Limits(max_elements=100).max_elements
+    100
+    >>> Limits(max_elements=0)
+    Traceback (most recent call last):
+    ...
+    closurebench.errors.ConfigError: Limits.max_elements is 0; pass an integer >= 1
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from closurebench.errors import ConfigError
+
+__all__ = ["DEFAULT_LIMITS", "Limits"]
+
+# Upper bounds on the caps themselves: the evaluator recurses over expressions, and
+# numpy's einsum names indices with single letters (52 of them).
+_HARD_MAX_DEPTH = 200
+_HARD_MAX_FACTORS = 26
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps on one Ein run.
+
+    Attributes:
+        max_elements: Most elements any tensor may hold — values, builtin results,
+            einsum intermediates and outputs (default 10**7, i.e. about 80 MB).
+        max_source_chars: Longest accepted program text, in characters.
+        max_lines: Most physical lines in a program.
+        max_depth: Deepest expression nesting (parentheses, operators, calls); at most 200.
+        max_einsum_factors: Most indexed factors in one einsum product; at most 26.
+        max_einsum_work: Most scalar multiply-adds one pairwise einsum contraction may
+            take (the product of the sizes of the indices it touches).
+    """
+
+    max_elements: int = 10**7
+    max_source_chars: int = 200_000
+    max_lines: int = 5_000
+    max_depth: int = 100
+    max_einsum_factors: int = 16
+    max_einsum_work: int = 10**9
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"Limits.{f.name} is {value!r}; pass an integer >= 1")
+        if self.max_depth > _HARD_MAX_DEPTH:
+            raise ConfigError(
+                f"Limits.max_depth is {self.max_depth}; it must be <= {_HARD_MAX_DEPTH} "
+                "so that evaluation stays within Python's recursion limit"
+            )
+        if self.max_einsum_factors > _HARD_MAX_FACTORS:
+            raise ConfigError(
+                f"Limits.max_einsum_factors is {self.max_einsum_factors}; it must be "
+                f"<= {_HARD_MAX_FACTORS} (einsum names at most 52 distinct indices)"
+            )
+
+
+DEFAULT_LIMITS = Limits()

@@ -1,0 +1,355 @@
+"""Ein parser: source text → :class:`~closurebench.ein.ast.Program`.
+
+The grammar (``grammar.lark``) is LALR(1) with lark's contextual lexer, and the
+AST is built *while* parsing (lark's inline transformer), so parsing never
+recurses and deep input cannot overflow the stack. Unknown characters, unexpected
+tokens and leftover input are all :class:`~closurebench.ein.errors.EinSyntaxError`
+with the line and column; nothing is silently dropped.
+
+Example:
+    >>> prog = parse("A = edges([[0,1],[1,2]], 3)  // a path\\n:print sum(A, 1)")
+    >>> [type(s).__name__ for s in prog.statements]
+    ['Assign', 'Print']
+    >>> prog.statements[1].label
+    'sum(A, 1)'
+    >>> parse("A = 1 $ 2")
+    Traceback (most recent call last):
+    ...
+    closurebench.ein.errors.EinSyntaxError: line 1, column 7: unexpected character '$'...
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from closurebench.ein import ast
+from closurebench.ein.errors import EinError, EinSyntaxError, ResourceLimitError
+from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+
+__all__ = ["parse", "with_source"]
+
+_OPEN = {"LPAR", "LSQB"}
+_CLOSE = {"RPAR", "RSQB"}
+
+# Human names of terminals, for "expected ..." hints.
+_FRIENDLY = {
+    "NAME": "a name",
+    "NUMBER": "a number",
+    "PRINT": "`:print`",
+    "EQUAL": "`=`",
+    "PLUS": "`+`",
+    "MINUS": "`-`",
+    "STAR": "`*`",
+    "SLASH": "`/`",
+    "COMMA": "`,`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "_NL": "end of line",
+    "$END": "end of program",
+}
+
+
+class _NewlinePostLex:
+    """Drop newlines inside brackets and collapse runs of blank/comment lines."""
+
+    always_accept = ("_NL",)
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        depth = 0
+        after_newline = True  # leading newlines are dropped too
+        for tok in stream:
+            if tok.type in _OPEN:
+                depth += 1
+            elif tok.type in _CLOSE:
+                depth = max(0, depth - 1)
+            elif tok.type == "_NL":
+                if depth > 0 or after_newline:
+                    continue
+                after_newline = True
+                yield tok
+                continue
+            after_newline = False
+            yield tok
+
+
+def _span_tok(tok: Token, end: int | None = None) -> ast.Span:
+    return ast.Span(tok.line or 1, tok.column or 1, tok.start_pos or 0, end or tok.end_pos or 0)
+
+
+def _depth(*nodes: Any) -> int:
+    return 1 + max((getattr(n, "depth", 0) for n in nodes), default=0)
+
+
+def _start(node: Any) -> int:
+    return node.span.start
+
+
+def _end(node: Any) -> int:
+    return node.span.end
+
+
+class _Build(Transformer):  # type: ignore[type-arg]
+    """Inline LALR callbacks building AST nodes (stateless, so thread-safe)."""
+
+    def start(self, children: list[Any]) -> tuple[ast.Statement, ...]:
+        return tuple(c for c in children if c is not None)
+
+    def assign(self, c: list[Any]) -> ast.Assign:
+        name, _eq, value = c
+        return ast.Assign(_span_tok(name, _end(value)), str(name), value)
+
+    def einsum(self, c: list[Any]) -> ast.EinsumAssign:
+        name, value = c[0], c[-1]
+        indices = tuple(x for x in c[1:-1] if isinstance(x, ast.Index))
+        return ast.EinsumAssign(_span_tok(name, _end(value)), str(name), indices, value)
+
+    def print(self, c: list[Any]) -> ast.Print:
+        kw, value = c
+        return ast.Print(_span_tok(kw, _end(value)), value, "")
+
+    def index(self, c: list[Any]) -> ast.Index:
+        (tok,) = c
+        if tok.type == "NUMBER":
+            raise EinSyntaxError(
+                f"index `{tok}` is a number; einsum indices are names like i, j, k — to take "
+                "one element or row use select, e.g. select(select(A, 0, 0), 1, 0) for A[0,1]",
+                line=tok.line,
+                column=tok.column,
+            )
+        return ast.Index(_span_tok(tok), str(tok))
+
+    def binop(self, c: list[Any]) -> ast.BinOp:
+        left, op, right = c
+        span = ast.Span(op.line, op.column, _start(left), _end(right))
+        return ast.BinOp(span, str(op), left, right, False, _depth(left, right))
+
+    def juxt(self, c: list[Any]) -> ast.BinOp:
+        left, right = c
+        span = ast.Span(right.span.line, right.span.column, _start(left), _end(right))
+        return ast.BinOp(span, "*", left, right, True, _depth(left, right))
+
+    def neg(self, c: list[Any]) -> ast.Neg:
+        op, operand = c
+        span = ast.Span(op.line, op.column, op.start_pos, _end(operand))
+        return ast.Neg(span, operand, _depth(operand))
+
+    def indexed(self, c: list[Any]) -> ast.Indexed:
+        base, close = c[0], c[-1]
+        indices = tuple(x for x in c[1:-1] if isinstance(x, ast.Index))
+        span = ast.Span(base.span.line, base.span.column, _start(base), close.end_pos)
+        return ast.Indexed(span, base, indices, _depth(base))
+
+    def group(self, c: list[Any]) -> ast.Group:
+        open_, inner, close = c
+        span = ast.Span(open_.line, open_.column, open_.start_pos, close.end_pos)
+        return ast.Group(span, inner, _depth(inner))
+
+    def call(self, c: list[Any]) -> ast.Call:
+        name, close = c[0], c[-1]
+        args = tuple(x for x in c[2:-1] if x is not None and not isinstance(x, Token))
+        span = ast.Span(name.line, name.column, name.start_pos, close.end_pos)
+        return ast.Call(span, str(name), args, _depth(*args))
+
+    def list(self, c: list[Any]) -> ast.ListLiteral:
+        open_, close = c[0], c[-1]
+        items = tuple(x for x in c[1:-1] if x is not None and not isinstance(x, Token))
+        span = ast.Span(open_.line, open_.column, open_.start_pos, close.end_pos)
+        return ast.ListLiteral(span, items, _depth(*items))
+
+    def signed(self, c: list[Any]) -> ast.Number:
+        num = _number(c[-1])
+        if len(c) == 1:
+            return num
+        minus = c[0]
+        return ast.Number(
+            ast.Span(minus.line, minus.column, minus.start_pos, num.span.end), -num.value
+        )
+
+    def name(self, c: list[Any]) -> ast.Name:
+        (tok,) = c
+        return ast.Name(_span_tok(tok), str(tok))
+
+    def number(self, c: list[Any]) -> ast.Number:
+        return _number(c[0])
+
+
+def _number(tok: Token) -> ast.Number:
+    value = float(tok)
+    if value == float("inf"):
+        raise EinSyntaxError(
+            f"number {tok} is too large for float64; use a value below 1.8e308",
+            line=tok.line,
+            column=tok.column,
+        )
+    return ast.Number(_span_tok(tok), value)
+
+
+@cache
+def _parser() -> Lark:
+    grammar = resources.files("closurebench.ein").joinpath("grammar.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        postlex=_NewlinePostLex(),
+        transformer=_Build(),
+        maybe_placeholders=True,
+    )
+
+
+def _end_position(source: str) -> tuple[int, int]:
+    """Line and column just past the last non-blank character."""
+    stripped = source.rstrip()
+    line = stripped.count("\n") + 1
+    column = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return line, column
+
+
+def _expected(names: Any, *, in_brackets: bool = False) -> str:
+    skip = {"_NL"} if in_brackets else set()
+    friendly = sorted(
+        {_FRIENDLY.get(n, n) for n in names if not str(n).startswith("__") and n not in skip}
+    )
+    if not friendly:
+        return ""
+    if len(friendly) > 8:
+        friendly = [*friendly[:8], "..."]
+    return "; expected " + ", ".join(friendly)
+
+
+_BRACKET_SCAN = re.compile(r"//[^\n]*|[()\[\]]")
+
+
+def _unclosed_hint(source: str, pos: int) -> str:
+    """Name the innermost bracket still open at ``pos`` (a common cause of errors)."""
+    stack: list[int] = []
+    for m in _BRACKET_SCAN.finditer(source, 0, pos):
+        ch = m.group()
+        if ch in "([":
+            stack.append(m.start())
+        elif ch in ")]" and stack:
+            stack.pop()
+    if not stack:
+        return ""
+    at = stack[-1]
+    line = source.count("\n", 0, at) + 1
+    column = at - (source.rfind("\n", 0, at) + 1) + 1
+    return f" (inside `{source[at]}` opened at line {line}, column {column}; is it closed?)"
+
+
+def _syntax_error(exc: UnexpectedInput, source: str) -> EinSyntaxError:
+    if isinstance(exc, UnexpectedCharacters):
+        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else ""
+        msg = (
+            f"unexpected character {ch!r}; Ein programs use names, numbers, "
+            "+ - * / = , ( ) [ ], :print and // comments"
+        )
+        return EinSyntaxError(msg, line=exc.line, column=exc.column)
+    if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
+        tok = exc.token
+        shown = "end of line" if tok.type == "_NL" else f"`{tok}`"
+        pos = tok.start_pos if tok.start_pos is not None else len(source)
+        hint = _unclosed_hint(source, pos)
+        msg = f"unexpected {shown}" + _expected(exc.expected, in_brackets=bool(hint)) + hint
+        return EinSyntaxError(msg, line=tok.line, column=tok.column)
+    expected = exc.expected if isinstance(exc, UnexpectedToken | UnexpectedEOF) else ()
+    line, column = _end_position(source)
+    hint = _unclosed_hint(source, len(source))
+    msg = "unexpected end of program" + _expected(expected or (), in_brackets=bool(hint)) + hint
+    return EinSyntaxError(msg, line=line, column=column)
+
+
+def with_source(err: EinError, source: str) -> EinError:
+    """Fill in the offending line's text from ``source`` if the error lacks it."""
+    if err.line is not None and err.source_line is None:
+        lines = source.split("\n")
+        if 1 <= err.line <= len(lines):
+            err.source_line = lines[err.line - 1].rstrip("\r")
+    return err
+
+
+def _check_size(source: str, limits: Limits) -> None:
+    if len(source) > limits.max_source_chars:
+        raise ResourceLimitError(
+            f"program is {len(source)} characters long; the limit is "
+            f"{limits.max_source_chars} (Limits.max_source_chars)",
+            line=1,
+            column=1,
+        )
+    n_lines = source.count("\n") + 1
+    if n_lines > limits.max_lines:
+        raise ResourceLimitError(
+            f"program has {n_lines} lines; the limit is {limits.max_lines} (Limits.max_lines)",
+            line=limits.max_lines + 1,
+            column=1,
+        )
+
+
+def _label(node: ast.Expr, source: str) -> str:
+    if isinstance(node, ast.Name):
+        return node.name
+    return " ".join(source[node.span.start : node.span.end].split())
+
+
+def _max_depth(node: Any) -> int:
+    return int(getattr(node, "depth", 1))
+
+
+def parse(source: str, *, limits: Limits | None = None) -> ast.Program:
+    """Parse Ein source text into a :class:`~closurebench.ein.ast.Program`.
+
+    Args:
+        source: The program text.
+        limits: Caps on source length, line count and expression depth.
+
+    Returns:
+        The program with typed, located statements.
+
+    Raises:
+        EinSyntaxError: Unknown character, unexpected token, leftover input.
+        ResourceLimitError: The source is too long or nested too deeply.
+
+    Example:
+        >>> parse("s = A[i,j] B[i,j]").statements[0].value.op
+        '*'
+    """
+    limits = limits or DEFAULT_LIMITS
+    if not isinstance(source, str):
+        raise EinSyntaxError(
+            f"program source must be a str, got {type(source).__name__}", line=1, column=1
+        )
+    _check_size(source, limits)
+    try:
+        statements = _parser().parse(source)
+    except UnexpectedInput as exc:
+        raise with_source(_syntax_error(exc, source), source) from None
+    except EinSyntaxError as exc:
+        raise with_source(exc.locate(1, 1), source) from None
+    if statements is None:
+        statements = ()
+    out: list[ast.Statement] = []
+    for stmt in statements:
+        if _max_depth(stmt.value) > limits.max_depth:
+            raise with_source(
+                ResourceLimitError(
+                    f"expression is nested {_max_depth(stmt.value)} levels deep; the limit is "
+                    f"{limits.max_depth} (Limits.max_depth) — split it into several assignments",
+                    line=stmt.span.line,
+                    column=stmt.span.column,
+                ),
+                source,
+            )
+        if isinstance(stmt, ast.Print):
+            stmt = replace(stmt, label=_label(stmt.value, source))
+        out.append(stmt)
+    return ast.Program(tuple(out), source)

@@ -1,0 +1,219 @@
+"""The static shape checker: runs before evaluation and fails fast with a location.
+
+It walks the program once, top to bottom, tracking an
+:class:`~closurebench.ein.abstract.Abstract` per name: the rank and every dimension
+that literals and literal sizes fix (``edges([[0,1],[1,2]])`` is 3×3, ``ones(N)``
+has length N when N is a literal or a name bound to one). It checks
+
+* that every name is assigned before use and every called builtin exists;
+* arity, argument ranks and integer arguments of every call, and axis/node ranges
+  that are known;
+* broadcasting of ``+ - * /`` and comparisons, and division by a known zero;
+* einsum structure and indices: a factor's rank equals its index count, one index
+  never has two sizes (both shapes are reported), left-hand indices appear on the
+  right and are distinct, at most two output axes, the factor cap.
+
+Whatever it cannot know statically (data-dependent sizes and indices) the evaluator
+checks again at run time, with the same error classes and messages.
+
+Example:
+    >>> from closurebench.ein.parser import parse
+    >>> check_program(parse("A = edges([[0,1],[1,2]])\\nv = sum(A, 1)"))["v"].shape
+    (3,)
+    >>> check_program(parse("A = ones(2,3)\\nC[i,k] = A[i,j] A[j,k]"))
+    Traceback (most recent call last):
+    ...
+    closurebench.ein.errors.ShapeError: line 2, column 19: index j has size 2 in `A[j,k]` ...
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from closurebench.ein import ast
+from closurebench.ein.abstract import Abstract, broadcast_shapes
+from closurebench.ein.builtins import BUILTINS
+from closurebench.ein.calls import (
+    check_arity,
+    check_int_rank,
+    check_int_value,
+    check_tensor_rank,
+    unknown_builtin,
+    unknown_name,
+)
+from closurebench.ein.einsum import (
+    check_factor_count,
+    check_output_indices,
+    contains_indexed,
+    split_product,
+    stray_indexed_error,
+    unify_indices,
+)
+from closurebench.ein.errors import DivisionByZeroError, EinError, EinSyntaxError, ShapeError
+from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.values import literal_value, rank_name
+
+__all__ = ["check_program"]
+
+
+class _Checker:
+    def __init__(self, program: ast.Program, limits: Limits) -> None:
+        self.program = program
+        self.limits = limits
+        self.env: dict[str, Abstract] = {}
+
+    def fail(self, err: EinError, node: ast.Expr | ast.Statement | ast.Index) -> EinError:
+        line = node.span.line
+        return err.locate(line, node.span.column, self.program.line_text(line))
+
+    # statements ----------------------------------------------------------------
+    def statement(self, stmt: ast.Statement) -> None:
+        if isinstance(stmt, ast.EinsumAssign):
+            self.env[stmt.target] = self.einsum(stmt.value, stmt.indices)
+        elif isinstance(stmt, ast.Assign):
+            self.env[stmt.target] = self.top(stmt.value)
+        else:
+            self.top(stmt.value)
+
+    def top(self, value: ast.Expr) -> Abstract:
+        if contains_indexed(value):
+            return self.einsum(value, ())
+        return self.expr(value)
+
+    # einsum ----------------------------------------------------------------------
+    def einsum(self, value: ast.Expr, out: tuple[ast.Index, ...]) -> Abstract:
+        product = split_product(value)
+        check_factor_count(product, self.limits)
+        for const in product.multipliers:
+            self.scalar_constant(const)
+        for const, op in product.divisors:
+            a = self.scalar_constant(const)
+            if a.value is not None and float(a.value) == 0.0:
+                raise self.fail(DivisionByZeroError(_zero_text(self.program, const)), op)
+        factors = []
+        for f in product.factors:
+            base = self.expr(f.base)
+            factors.append((f, base.shape, self.program.text(f)))
+        sizes = unify_indices(factors)
+        right = {ix.name for f in product.factors for ix in f.indices}
+        check_output_indices(out, right)
+        return Abstract(tuple(sizes[ix.name] for ix in out))
+
+    def scalar_constant(self, node: ast.Expr) -> Abstract:
+        a = self.expr(node)
+        if a.rank not in (None, 0):
+            raise self.fail(
+                ShapeError(
+                    f"`{self.program.text(node)}` is {rank_name(a.rank or 0)} of "
+                    f"{a.describe()} with no indices; in an einsum product every tensor "
+                    "needs an index per axis, e.g. v[i], and only scalars may stand alone"
+                ),
+                node,
+            )
+        return a
+
+    # expressions -------------------------------------------------------------
+    def expr(self, node: ast.Expr) -> Abstract:
+        try:
+            return self._expr(node)
+        except EinError as err:
+            raise self.fail(err, node) from None
+
+    def _expr(self, node: ast.Expr) -> Abstract:
+        if isinstance(node, ast.Number):
+            return Abstract.scalar(node.value)
+        if isinstance(node, ast.Name):
+            if node.name not in self.env:
+                raise unknown_name(node.name, list(self.env))
+            return self.env[node.name]
+        if isinstance(node, ast.ListLiteral):
+            return Abstract.known(literal_value(node))
+        if isinstance(node, ast.Group):
+            return self.expr(node.inner)
+        if isinstance(node, ast.Neg):
+            a = self.expr(node.operand)
+            return Abstract(a.shape, None if a.value is None else -a.value)
+        if isinstance(node, ast.BinOp):
+            return self.binop(node)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise stray_indexed_error(node)
+
+    def binop(self, node: ast.BinOp) -> Abstract:
+        left, right = self.expr(node.left), self.expr(node.right)
+        if node.implicit:  # juxtaposition outside an einsum product
+            raise self.fail(stray_indexed_error(node.right), node.right)  # type: ignore[arg-type]
+        try:
+            shape = broadcast_shapes(left.shape, right.shape)
+        except ShapeError as err:
+            raise self.fail(
+                ShapeError(f"`{node.op}`: {err.message}; the operands must broadcast"), node
+            ) from None
+        if node.op == "/" and right.value is not None and (right.value == 0).any():
+            raise self.fail(DivisionByZeroError(_zero_text(self.program, node.right)), node)
+        value = None
+        if left.value is not None and right.value is not None and shape == ():
+            x, y = float(left.value), float(right.value)
+            folded = {"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else 0.0}[node.op]
+            value = np.asarray(folded) if np.isfinite(folded) else None
+        return Abstract(shape, value)
+
+    def call(self, node: ast.Call) -> Abstract:
+        b = BUILTINS.get(node.func)
+        if b is None:
+            raise self.fail(unknown_builtin(node.func), node)
+        try:
+            check_arity(b, len(node.args))
+        except EinError as err:
+            raise self.fail(err, node) from None
+        args = [self.expr(a) for a in node.args]
+        for p, a, arg_node in zip(b.params, args, node.args, strict=False):
+            try:
+                if p.kind == "tensor":
+                    check_tensor_rank(b, p, a.rank, a.describe())
+                else:
+                    check_int_rank(b, p, a.rank, a.describe())
+                    if a.value is not None and a.value.ndim == 0:
+                        check_int_value(b, p, float(a.value))
+            except EinError as err:
+                raise self.fail(err, arg_node) from None
+        try:
+            return b.infer(*args)
+        except EinError as err:
+            raise self.fail(err, _target(err, node)) from None
+
+
+def _zero_text(program: ast.Program, divisor: ast.Expr) -> str:
+    return (
+        f"division by zero: the divisor `{program.text(divisor)}` is (or contains) 0; "
+        "Ein does not produce inf"
+    )
+
+
+def check_program(program: ast.Program, limits: Limits | None = None) -> dict[str, Abstract]:
+    """Statically check a parsed program; return what is known about each name.
+
+    Raises:
+        EinError: The first problem found, with its line and column.
+    """
+    if not program.statements:
+        raise EinSyntaxError(
+            "the program has no statements; assign a value, e.g. A = edges([[0,1]]), and :print it",
+            line=1,
+            column=1,
+            source_line=program.line_text(1),
+        )
+    checker = _Checker(program, limits or DEFAULT_LIMITS)
+    for stmt in program.statements:
+        try:
+            checker.statement(stmt)
+        except EinError as err:
+            raise checker.fail(err, stmt) from None
+    return checker.env
+
+
+def _target(err: EinError, node: ast.Call) -> ast.Expr:
+    """The argument a builtin's error points at, else the call itself."""
+    if err.arg is not None and 0 <= err.arg < len(node.args):
+        return node.args[err.arg]
+    return node
