@@ -1,0 +1,90 @@
+"""Print sample GRIT questions so a person can read them for naturalness.
+
+``samples(task)`` renders one small random instance of ``task`` in every scenario of the
+task, both forms and all four naming schemes, and returns the texts joined with headers:
+
+    uv run python -c "from closurebench.surface.grit.preview import samples; print(samples('tsp'))"
+
+The instance generator here is a small, self-contained stand-in for the task samplers
+(connected Erdős–Rényi graphs; a complete grid-metric graph for TSP); it is for previews
+and tests of the surface only and makes no claim about answers.
+
+Example:
+    >>> from closurebench.seeding import rng
+    >>> s = example_structure("tsp", 4, rng(0, "doc"))
+    >>> s.m, s.weighted
+    (6, True)
+    >>> "=== tsp_parcel_delivery standard/canonical" in samples("tsp", n=4)
+    True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from closurebench.seeding import rng as make_rng
+from closurebench.surface.grit import scenarios as registry
+from closurebench.surface.grit.naming import NAMINGS
+from closurebench.surface.grit.query import CENTRALITIES, GritStructure
+from closurebench.surface.grit.render import FORMS, render
+
+__all__ = ["example_structure", "samples"]
+
+
+def example_structure(
+    task: str,
+    n: int,
+    g: np.random.Generator,
+    directed: bool = False,
+    weighted: bool | None = None,
+    p: float = 0.3,
+) -> GritStructure:
+    """A random connected instance of ``task`` on ``n`` nodes (for previews and tests).
+
+    Args:
+        task: A GRIT task.
+        n: Number of nodes (>= 2).
+        g: Generator to draw from.
+        directed: Shortest path only: make it directed (strongly connected).
+        weighted: Shortest path only: weights 1..10 (default True); TSP is always weighted.
+        p: Extra-edge probability on top of a random spanning tree (cycle if directed).
+    """
+    if task == "tsp":
+        pts = g.integers(0, 25, size=(n, 2))
+        dist = np.abs(pts[:, None, :] - pts[None, :, :]).sum(axis=2) + 1
+        edges = [(i, j, int(dist[i, j])) for i in range(n) for j in range(i + 1, n)]
+        return GritStructure(task, n, False, True, edges)
+    weighted = task == "shortest_path" and (True if weighted is None else weighted)
+    order = [int(x) for x in g.permutation(n)]
+    pairs: set[tuple[int, int]] = set()
+    for k in range(1, n):
+        u, v = order[k], order[int(g.integers(0, k))]
+        pairs.add((v, u) if directed else (min(u, v), max(u, v)))
+    if directed:  # close a cycle through the tree order so everything is reachable back
+        pairs.update((order[k], order[k - 1]) for k in range(1, n))
+    extra = np.argwhere(g.random((n, n)) < p)
+    pairs.update((int(u), int(v)) for u, v in extra if u != v and (directed or u < v))
+    edges = [(u, v, int(g.integers(1, 11)) if weighted else 1) for u, v in sorted(pairs)]
+    params: dict[str, object] = {}
+    if task == "shortest_path":
+        s, t = g.choice(n, size=2, replace=False)
+        params = {"source": int(s), "target": int(t)}
+    elif task == "bfs":
+        params = {"source": int(g.integers(0, n))}
+    elif task == "centrality":
+        params = {"centrality": CENTRALITIES[int(g.integers(0, len(CENTRALITIES)))]}
+    return GritStructure(task, n, directed and task == "shortest_path", weighted, edges, params)
+
+
+def samples(task: str, n: int = 6, seed: int = 0, forms=FORMS, namings=NAMINGS) -> str:
+    """One question per scenario x form x naming of ``task``, with ``=== id view`` headers."""
+    out = []
+    for sc in registry.for_task(task):
+        g = make_rng(seed, "preview", sc.id)
+        directed = task == "shortest_path" and bool(g.random() < 0.5)
+        structure = example_structure(task, n, g, directed=directed)
+        for form in forms:
+            for naming in namings:
+                q = render(structure, sc, form, naming, make_rng(seed, sc.id, form, naming))
+                out.append(f"=== {sc.id} {q.view}\n{q.question}")
+    return "\n\n".join(out)

@@ -1,0 +1,94 @@
+"""The GRIT scenario registry: 31 in-distribution scenarios (paper Table 8) and 24 OOD.
+
+One module per task holds that task's scenarios as data; :data:`SCENARIOS` is the explicit
+table of all of them, keyed by id, in a fixed order (task order, then module order).
+
+Example:
+    >>> len(in_distribution()), len(ood()), len(SCENARIOS)
+    (31, 24, 55)
+    >>> get("sp_datacenter_latency").task
+    'shortest_path'
+    >>> [s.id for s in for_task("bfs", "ood")][:2]
+    ['bfs_contact_tracing', 'bfs_web_crawl']
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from closurebench.errors import ConfigError
+from closurebench.surface.grit.query import TASKS
+from closurebench.surface.grit.scenarios import (
+    bfs,
+    centrality,
+    graph_coloring,
+    shortest_path,
+    tsp,
+    vertex_cover,
+)
+from closurebench.surface.grit.scenarios.base import SPLITS, Scenario
+
+__all__ = ["SCENARIOS", "Scenario", "for_task", "get", "in_distribution", "ood"]
+
+_MODULES = {
+    "shortest_path": shortest_path,
+    "graph_coloring": graph_coloring,
+    "tsp": tsp,
+    "vertex_cover": vertex_cover,
+    "bfs": bfs,
+    "centrality": centrality,
+}
+
+
+def _build() -> MappingProxyType:
+    table: dict[str, Scenario] = {}
+    for task in TASKS:
+        for scenario in _MODULES[task].SCENARIOS:
+            if scenario.task != task:
+                raise ConfigError(f"scenario {scenario.id!r} is in the {task} module")
+            if scenario.id in table:
+                raise ConfigError(f"scenario id {scenario.id!r} is registered twice")
+            table[scenario.id] = scenario
+    return MappingProxyType(table)
+
+
+SCENARIOS: MappingProxyType = _build()
+"""Every scenario by id (read-only)."""
+
+
+def get(scenario: str | Scenario) -> Scenario:
+    """Return the scenario with this id (a :class:`Scenario` is returned as is).
+
+    Raises:
+        ConfigError: for an unknown id, listing close matches.
+    """
+    if isinstance(scenario, Scenario):
+        return scenario
+    try:
+        return SCENARIOS[scenario]
+    except KeyError:
+        close = [k for k in SCENARIOS if str(scenario).split("_")[0] in k][:6]
+        raise ConfigError(
+            f"unknown GRIT scenario {scenario!r}; known ids include {close or list(SCENARIOS)[:6]}"
+        ) from None
+
+
+def for_task(task: str, split: str | None = None) -> tuple[Scenario, ...]:
+    """The scenarios of one task, optionally of one split, in registry order."""
+    if task not in TASKS:
+        raise ConfigError(f"task {task!r} is not a GRIT task; use one of {TASKS}")
+    if split is not None and split not in SPLITS:
+        raise ConfigError(f"split {split!r} is not one of {SPLITS}")
+    return tuple(
+        s for s in SCENARIOS.values() if s.task == task and (split is None or s.split == split)
+    )
+
+
+def in_distribution() -> tuple[Scenario, ...]:
+    """The 31 scenarios of the paper's Table 8 (train, test and large-test splits)."""
+    return tuple(s for s in SCENARIOS.values() if s.split == "in_distribution")
+
+
+def ood() -> tuple[Scenario, ...]:
+    """The 24 held-out scenarios, 4 per task, used only by the OOD split."""
+    return tuple(s for s in SCENARIOS.values() if s.split == "ood")

@@ -1,0 +1,166 @@
+"""Scenario-independent sentence frames of GRIT questions (data only).
+
+Frames are templates with ``{slot}`` placeholders, filled from a scenario's vocabulary and
+the instance. Both the renderer and the reader use these tables (the reader compiles them
+into patterns); nothing here is code that either side depends on for its logic.
+
+Slots:
+
+* node references: ``{a}``, ``{b}`` (endpoints of an edge), ``{s}``, ``{t}`` (source and
+  target), ``{alias}`` (an alias, always in single quotes where it is introduced);
+* weights: ``{wt}`` (a weight with the scenario's unit, e.g. ``4 ms``), ``{w}`` (bare);
+* query words: ``{kind}`` (centrality kind), ``{order}`` (a BFS order phrase below);
+* declarations: ``{list}`` (names joined as "A, B, and C"), ``{n}``, ``{last}`` (``n - 1``);
+* vocabulary: ``{node}``, ``{nodes}``, ``{a_node}`` (with its article: "an intersection"),
+  ``{edge}``, ``{edges}``, ``{weight}``, ``{setting}``, ``{meaning}``, ``{adjacent}``; a
+  capitalised slot name (``{Nodes}``) means the value with its first letter capitalised.
+
+A template never starts with a node reference whose name could be altered by
+capitalisation; numeric names are written as ``"<node> <number>"`` (``server 17``) and
+that noun is capitalised at the start of a sentence.
+
+Example:
+    >>> sorted(BFS_ORDER)
+    ['alphabetical', 'listed', 'numeric']
+    >>> STANDARD_LINE[(True, True)]
+    '{a} -> {b}: {wt}'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ALIAS_REALISTIC",
+    "ALIAS_STANDARD",
+    "BFS_ORDER",
+    "BFS_RULE_REALISTIC",
+    "BFS_RULE_STANDARD",
+    "CENTRALITY_NOTE",
+    "DIRECTION_REALISTIC",
+    "DIRECTION_STANDARD",
+    "INSTRUCTION",
+    "INTRO_IDS",
+    "INTRO_NAMED",
+    "INTRO_NUMBERED",
+    "LIST_IDS",
+    "LIST_NAMED",
+    "LIST_NUMBERED",
+    "STANDARD_HEADER",
+    "STANDARD_LINE",
+    "TSP_NOTE_REALISTIC",
+    "TSP_NOTE_STANDARD",
+    "WEIGHT_STANDARD",
+]
+
+# -- node declarations ---------------------------------------------------------------
+# Standard form: first sentence. Semantic and mixed names are listed; canonical names are
+# 0..n-1 ("numbered"); random ids are listed as "IDs".
+INTRO_NAMED = "{Setting} has {n} {nodes}: {list}."
+INTRO_NUMBERED = "{Setting} has {n} {nodes}, numbered 0 to {last}."
+INTRO_IDS = "{Setting} has {n} {nodes}, with the IDs {list}."
+
+# Realistic form: one of these, after the opening.
+LIST_NAMED = (
+    "The {nodes} involved are {list}.",
+    "There are {n} {nodes} to think about: {list}.",
+    "For reference, the {nodes} are {list}.",
+)
+LIST_NUMBERED = (
+    "There are {n} {nodes}, numbered 0 to {last}.",
+    "We number the {nodes} from 0 to {last}.",
+)
+LIST_IDS = (
+    "There are {n} {nodes}, with the IDs {list}.",
+    "The {nodes} have the IDs {list}.",
+)
+
+# -- aliases (mixed naming) ---------------------------------------------------------------
+ALIAS_STANDARD = ("Note: {a} is also referred to as '{alias}'.",)
+ALIAS_REALISTIC = (
+    "Keep in mind that {a} also goes by '{alias}'.",
+    "Some of my notes call {a} '{alias}' instead.",
+    "Note that {a} is sometimes called '{alias}'.",
+)
+
+# -- standard-form edge list -----------------------------------------------------------
+STANDARD_HEADER = "Each line below describes {meaning}."
+DIRECTION_STANDARD = {
+    False: "{Edges} can be used in both directions.",
+    True: "{Edges} are one-way: each goes from the {node} on the left to the {node} on the right.",
+}
+WEIGHT_STANDARD = "The value after each {edge} is its {weight}."
+TSP_NOTE_STANDARD = "Every pair of {nodes} is listed once, and the {weight} is the same both ways."
+STANDARD_LINE = {
+    (False, False): "{a} -- {b}",
+    (False, True): "{a} -- {b}: {wt}",
+    (True, False): "{a} -> {b}",
+    (True, True): "{a} -> {b}: {wt}",
+}
+"""Edge line by ``(directed, weighted)``."""
+
+# -- realistic-form notes ----------------------------------------------------------------
+DIRECTION_REALISTIC = {
+    False: (
+        "Every {edge} can be used in both directions.",
+        "All of the {edges} work both ways.",
+    ),
+    True: (
+        "Every {edge} is one-way, so it can only be used in the direction I give.",
+        "All of the {edges} are one-way.",
+    ),
+}
+TSP_NOTE_REALISTIC = (
+    "Each {weight} is the same in both directions.",
+    "It makes no difference which way round a pair is travelled.",
+)
+
+# -- BFS rule ----------------------------------------------------------------------------
+BFS_ORDER = {
+    "numeric": "in increasing order of their numbers",
+    "alphabetical": (
+        "in alphabetical order of their names (the order in which the {nodes} are listed above)"
+    ),
+    "listed": "in the order in which the {nodes} are listed above",
+}
+"""Tie-break phrase per rule: numeric ids, alphabetical names, or the listed order."""
+BFS_RULE_STANDARD = (
+    "When {a_node} is processed, each not-yet-visited {node} {adjacent} joins the end of the "
+    "queue, {order}."
+)
+BFS_RULE_REALISTIC = (
+    "Whenever I am done with {a_node}, each not-yet-reached {node} {adjacent} goes to the end of "
+    "my to-do list, {order}."
+)
+
+# -- centrality ----------------------------------------------------------------------------
+CENTRALITY_NOTE = {
+    "degree": "Degree centrality counts how many {edges} {a_node} has.",
+    "closeness": (
+        "Closeness centrality is higher the fewer {edges} {a_node} needs, on average, to "
+        "reach every other {node} by a shortest route."
+    ),
+    "betweenness": (
+        "Betweenness centrality measures how many shortest routes between other pairs of "
+        "{nodes} pass through {a_node}."
+    ),
+}
+
+# -- output format -------------------------------------------------------------------------
+_INTEGER = "Give your answer as a single integer."
+INSTRUCTION = {
+    **{
+        (task, numeric): _INTEGER
+        for task in ("shortest_path", "graph_coloring", "tsp", "vertex_cover")
+        for numeric in (False, True)
+    },
+    ("bfs", False): (
+        "List the {nodes} in the order they are visited, separated by commas, using the names "
+        "from the list above."
+    ),
+    (
+        "bfs",
+        True,
+    ): "List the {nodes} in the order they are visited, as numbers separated by commas.",
+    ("centrality", False): "Answer with the name of the {node} as it appears in the list above.",
+    ("centrality", True): "Answer with the number of the {node}.",
+}
+"""Output instruction by ``(task, numeric_names)``."""
