@@ -121,3 +121,16 @@ def test_errors_pickle_with_location() -> None:
 def test_non_string_source() -> None:
     with pytest.raises(EinSyntaxError):
         run(b"A = 1")  # type: ignore[arg-type]
+
+
+def test_long_source_lines_are_clipped_around_the_caret() -> None:
+    from closurebench import ein
+
+    source = "A = edges([" + ",".join(f"[{i},{i + 1}]" for i in range(500)) + "]) + $"
+    with pytest.raises(ein.EinSyntaxError) as info:
+        ein.run(source)
+    text = str(info.value)
+    _, shown, caret = text.splitlines()
+    assert len(shown) < 140 and shown.lstrip(" 1|").startswith("...")
+    # The caret still points at the offending character.
+    assert shown[caret.index("^")] == "$"

@@ -37,6 +37,9 @@ __all__ = [
 ]
 
 
+_MAX_SHOWN = 120  # characters of the source line shown around the caret
+
+
 class EinError(ClosureBenchError):
     """Root of every Ein failure.
 
@@ -84,9 +87,18 @@ class EinError(ClosureBenchError):
             return head
         # Tabs are shown as single spaces so that the caret stays under the column.
         text = self.source_line.replace("\t", " ").rstrip("\r\n")
+        # Long lines (a 50,000-edge literal) are clipped to a window around the column.
+        start = 0
+        if len(text) > _MAX_SHOWN:
+            start = max(0, min(col - 1 - _MAX_SHOWN // 2, len(text) - _MAX_SHOWN))
+            end = start + _MAX_SHOWN
+            left = "..." if start > 0 else ""
+            right = "..." if end < len(text) else ""
+            text = left + text[start:end] + right
+            start -= len(left)
         gutter = str(self.line)
         pad = " " * len(gutter)
-        return f"{head}\n  {gutter} | {text}\n  {pad} | {' ' * (col - 1)}^"
+        return f"{head}\n  {gutter} | {text}\n  {pad} | {' ' * (col - 1 - start)}^"
 
     def __reduce__(self) -> tuple[object, ...]:
         # Keep the location when an error crosses a process boundary (pickling).
