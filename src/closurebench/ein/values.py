@@ -85,7 +85,9 @@ def literal_value(node: ast.ListLiteral) -> np.ndarray:
 
 def ensure_finite(value: np.ndarray, what: str) -> np.ndarray:
     """Raise :class:`EinRuntimeError` if ``value`` holds inf or NaN (numeric overflow)."""
-    if not np.isfinite(value).all():
+    # A finite sum proves every entry finite (inf and NaN poison a sum) without the
+    # temporary boolean array; only when the sum is not finite is the full check needed.
+    if not np.isfinite(value.sum()) and not np.isfinite(value).all():
         raise EinRuntimeError(
             f"{what} produced a non-finite value (overflow beyond float64's range 1.8e308)"
         )
