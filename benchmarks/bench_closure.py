@@ -8,6 +8,8 @@ out-degree 2 and 10:
 * ``Ein tc``         — the ``tc`` statement of an Ein program: evaluation of the parsed
   program ``A = edges(...); T = tc(A)`` minus evaluation of ``A = edges(...)`` alone
   (parsing excluded, minimum over repeats);
+* ``Ein builtin``    — the registered ``tc`` builtin called on the float64 matrix Ein
+  holds (closure plus conversion of the result to float64 0/1);
 * ``Ein program``    — the whole program, including parsing the edge-list literal;
 * ``networkx``       — ``nx.transitive_closure`` (reflexive=False, the same strict
   closure), in a subprocess with a time cap so a run always finishes.
@@ -31,6 +33,7 @@ import networkx as nx
 import numpy as np
 
 from closurebench import ein
+from closurebench.ein.builtins import BUILTINS
 from closurebench.ein.evaluator import evaluate
 from closurebench.ein.limits import Limits
 from closurebench.graphs import Graph, erdos_renyi_out_degree, tc, to_scipy_sparse
@@ -98,8 +101,9 @@ def main() -> None:
     )
     print()
     header = (
-        "| n | out-deg | edges | closure pairs | core sparse ms | core dense ms | Ein tc ms "
-        "| Ein program ms | networkx s | Ein tc / core dense | networkx / Ein tc |"
+        "| n | out-deg | edges | closure pairs | core sparse ms | core dense ms | Ein builtin ms "
+        "| Ein tc ms | Ein program ms | networkx s | Ein builtin / core dense "
+        "| Ein tc / core dense | networkx / Ein tc |"
     )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
@@ -126,6 +130,10 @@ def main() -> None:
             eval_tc = min(_times(lambda p=parsed_tc: evaluate(p, LIMITS), args.repeats))
             eval_plain = min(_times(lambda p=parsed_plain: evaluate(p, LIMITS), args.repeats))
             ein_tc = max(eval_tc - eval_plain, 1e-6)
+            as_float = dense.astype(np.float64)
+            builtin = min(
+                _times(lambda a=as_float: BUILTINS["tc"].func(a, limits=LIMITS), args.repeats)
+            )
             nx_s, nx_pairs = _time_networkx(g, args.nx_cap)
             if nx_pairs is not None and nx_pairs != int(ref.sum()):
                 raise SystemExit(f"networkx disagrees with the core at n={n}, deg={deg}")
@@ -137,7 +145,8 @@ def main() -> None:
             )
             row = (
                 f"| {n:,} | {deg} | {g.m:,} | {int(ref.sum()):,} | {core_sparse * 1e3:.1f} "
-                f"| {core_dense * 1e3:.1f} | {ein_tc * 1e3:.1f} | {with_tc * 1e3:.1f} | {nx_txt} "
+                f"| {core_dense * 1e3:.1f} | {builtin * 1e3:.1f} | {ein_tc * 1e3:.1f} "
+                f"| {with_tc * 1e3:.1f} | {nx_txt} | {builtin / core_dense:.2f} "
                 f"| {ein_tc / core_dense:.2f} | {speedup} |"
             )
             print(row, flush=True)
@@ -149,6 +158,7 @@ def main() -> None:
                     "pairs": int(ref.sum()),
                     "core_sparse_s": core_sparse,
                     "core_dense_s": core_dense,
+                    "ein_builtin_s": builtin,
                     "ein_tc_s": ein_tc,
                     "ein_program_s": with_tc,
                     "networkx_s": nx_s,
