@@ -19,7 +19,9 @@ __all__ = [
     "ClosureBenchError",
     "ConfigError",
     "GraphError",
+    "Resample",
     "SamplingError",
+    "VerificationError",
 ]
 
 
@@ -37,3 +39,11 @@ class GraphError(ClosureBenchError, ValueError):
 
 class SamplingError(ClosureBenchError, RuntimeError):
     """Rejection sampling ran out of attempts before finding a well-posed instance."""
+
+
+class VerificationError(ClosureBenchError, RuntimeError):
+    """Two independent routes disagree on an instance's answer (a bug; never resampled)."""
+
+
+class Resample(ClosureBenchError):
+    """A drawn instance is not well posed (a tie, an empty answer set, ...); draw another."""

@@ -10,7 +10,9 @@ import typer
 
 from closurebench import __version__
 from closurebench.cli import ein as ein_cmd
+from closurebench.cli import generate as generate_cmd
 from closurebench.cli import quickstart as quickstart_cmd
+from closurebench.cli import show as show_cmd
 
 app = typer.Typer(
     name="closurebench",
@@ -42,7 +44,9 @@ def _root(
 
 # The one table of subcommands.
 app.add_typer(ein_cmd.app, name="ein")
+app.add_typer(generate_cmd.app, name="generate")
 app.command("quickstart")(quickstart_cmd.quickstart)
+app.command("show")(show_cmd.show)
 
 
 def main() -> None:

@@ -1,0 +1,159 @@
+"""``closurebench generate`` subcommands: write benchmark splits as canonical JSONL.
+
+* ``closurebench generate closure --split heldout --seed 0 --out DIR [--count K]
+  [--categories a,b] [--levels 1,2] [--n-min N] [--n-max N] [--density-min R]
+  [--density-max R] [--encodings nl,json,matrix]`` writes ``DIR/closure-<split>.jsonl``
+  and ``DIR/manifest.json``.
+
+* ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
+  [--n-min N] [--n-max N] [--workers W]`` writes ``DIR/grit-<split>.jsonl`` and
+  ``DIR/manifest.json`` (counts and sha256), with a progress bar on stderr.
+
+Bad arguments (unknown split or task, bad range) print one line naming the value and the
+valid choices and exit with code 2; a generation failure (e.g. a solver disagreement)
+prints its message and exits with code 1. No tracebacks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from closurebench.errors import ClosureBenchError, ConfigError
+from closurebench.generate import closure as closure_gen
+from closurebench.generate.grit import SPLITS, GraphResult, GritConfig, write_split
+
+app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
+
+
+@app.callback()
+def _group() -> None:
+    """Generate benchmark splits as canonical JSONL."""
+
+
+@app.command("grit")
+def grit_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[str, typer.Option(help=f"Split: one of {', '.join(SPLITS)}.")] = "test",
+    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
+    count: Annotated[
+        int | None, typer.Option(help="Number of base graphs (8 questions each).")
+    ] = None,
+    tasks: Annotated[
+        str | None, typer.Option(help="Comma-separated subset of tasks (default: all six).")
+    ] = None,
+    n_min: Annotated[int | None, typer.Option("--n-min", help="Smallest n.")] = None,
+    n_max: Annotated[int | None, typer.Option("--n-max", help="Largest n.")] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
+) -> None:
+    """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
+    err = Console(stderr=True)
+    task_list = None
+    if tasks is not None:
+        task_list = tuple(t.strip() for t in tasks.split(",") if t.strip())
+    try:
+        config = GritConfig(
+            split=split,
+            seed=seed,
+            count=count,
+            tasks=task_list,
+            n_min=n_min,
+            n_max=n_max,
+            workers=workers,
+        )
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    with Progress(
+        TextColumn(f"grit {config.split}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        job = bar.add_task("graphs", total=config.graphs)
+
+        def advance(_: GraphResult) -> None:
+            bar.advance(job)
+
+        try:
+            path, man, results = write_split(config, out, advance)
+        except (ClosureBenchError, OSError) as exc:
+            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(1) from None
+    typer.echo(f"wrote {config.graphs * 8} records from {len(results)} graphs to {path}")
+    typer.echo(f"manifest: {man}")
+
+
+def _split_list(value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    return tuple(v.strip() for v in value.split(",") if v.strip())
+
+
+@app.command("closure")
+def closure_cmd(
+    out: Annotated[Path, typer.Option("--out", help="Output directory.")],
+    split: Annotated[
+        str, typer.Option(help=f"Split: one of {', '.join(closure_gen.SPLITS)}.")
+    ] = "heldout",
+    seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
+    count: Annotated[
+        int | None, typer.Option(help="Instances in total (default: the split's size).")
+    ] = None,
+    categories: Annotated[
+        str | None, typer.Option(help="Comma-separated categories (default: all 26).")
+    ] = None,
+    levels: Annotated[str | None, typer.Option(help="Comma-separated levels, e.g. 1,3.")] = None,
+    n_min: Annotated[int, typer.Option("--n-min", help="Smallest n (>= 4).")] = 4,
+    n_max: Annotated[int, typer.Option("--n-max", help="Largest n.")] = 10,
+    density_min: Annotated[float, typer.Option("--density-min", help="Smallest ρ.")] = 0.1,
+    density_max: Annotated[float, typer.Option("--density-max", help="Largest ρ.")] = 0.5,
+    encodings: Annotated[
+        str, typer.Option(help="Comma-separated encodings drawn from: nl, json, matrix.")
+    ] = "nl",
+) -> None:
+    """Generate a ClosureBench split: triple-verified answers, certified questions, manifest."""
+    err = Console(stderr=True)
+    try:
+        level_list = tuple(int(v) for v in _split_list(levels) or ()) or None
+    except ValueError:
+        typer.echo(f"error: levels {levels!r} must be comma-separated integers 1-3", err=True)
+        raise typer.Exit(2) from None
+    try:
+        config = closure_gen.ClosureConfig(
+            split=split,
+            seed=seed,
+            count=count,
+            categories=_split_list(categories),
+            levels=level_list,
+            n_min=n_min,
+            n_max=n_max,
+            density_min=density_min,
+            density_max=density_max,
+            encodings=_split_list(encodings) or (),
+        )
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    with Progress(
+        TextColumn(f"closure {config.split}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        job = bar.add_task("instances", total=config.total())
+        try:
+            path, man, records = closure_gen.write_split(config, out, lambda _: bar.advance(job))
+        except (ClosureBenchError, OSError) as exc:
+            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
+            raise typer.Exit(1) from None
+    typer.echo(f"wrote {len(records)} records to {path}")
+    typer.echo(f"manifest: {man}")

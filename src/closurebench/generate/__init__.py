@@ -1,0 +1,1 @@
+"""Dataset generation: split plans, per-graph pipelines and canonical JSONL writers."""

@@ -1,0 +1,379 @@
+"""Generate the GRIT splits: sample → solve → verify → render 8 views → certify → JSONL.
+
+Split specs follow ``spec/grit.md`` (paper Table 1):
+
+=====  ========  ======  =========================
+split  n range   graphs  scenarios
+=====  ========  ======  =========================
+train  4-40      2,160   the 31 in-distribution
+test   10-40     360     the 31 in-distribution
+large  40-60     120     the 31 in-distribution
+ood    10-40     180     the 24 held-out (OOD)
+=====  ========  ======  =========================
+
+Graph ``i`` of a split gets task ``tasks[i % len(tasks)]`` (so graphs spread evenly over
+the tasks) and, being the ``k``-th of the ``K`` graphs of its task, ``n = n_min +
+floor((2k + 1) W / 2K)`` with ``W = n_max - n_min + 1`` (node sizes spread evenly over the
+range: every size gets ``floor(K/W)`` or ``ceil(K/W)`` graphs of each task) and the scenario
+``perm[k mod len(scenarios)]`` of a per-task seeded permutation of that task's scenarios.
+Its structure is drawn from ``rng(seed, "grit", split, "graph", i, "attempt", a)``; each of
+its 8 views (2 forms x 4 namings) is rendered from its own surface seed
+``rng(seed, "grit", split, "surface", i, form, naming)`` and certified through the
+independent reader before it is written. BFS reference orders are recomputed per view from
+the view's stated neighbour order.
+
+Deviation from the paper: its test split has 2,760 questions, not 360 x 8 = 2,880; we emit
+all 8 views of every graph (2,880), because the paper does not say which 120 were dropped.
+
+Determinism: the same master seed and arguments give byte-identical files, whatever
+``workers`` is (results are re-ordered by graph index) and whatever ``PYTHONHASHSEED`` is.
+The only time-dependent branch is a solver timeout (``time_limit``, default 60 s, far above
+the measured worst case), which resamples the graph.
+
+Example:
+    >>> recs, _ = generate_records(GritConfig(split="test", seed=0, count=1, n_max=10))
+    >>> len(recs), recs[0]["task"], sorted({r["view"] for r in recs})[0]
+    (8, 'shortest_path', 'realistic/canonical')
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from closurebench import __version__
+from closurebench.errors import ConfigError
+from closurebench.generate.io import canonical_json, clean, write_jsonl
+from closurebench.seeding import derive_seed, rng
+from closurebench.surface.grit import FORMS, NAMINGS, certify, render
+from closurebench.surface.grit.scenarios import for_task
+from closurebench.tasks.grit import GRIT_TASKS, sample_solved
+from closurebench.tasks.grit.base import DEFAULT_DENSITY, DEFAULT_TIME_LIMIT
+
+__all__ = [
+    "SPLITS",
+    "STAGES",
+    "GraphJob",
+    "GraphResult",
+    "GritConfig",
+    "SplitSpec",
+    "canonical_json",
+    "generate_graph",
+    "generate_records",
+    "manifest",
+    "plan",
+    "write_split",
+]
+
+#: Stages timed per graph (seconds), reported by the benchmark.
+STAGES: tuple[str, ...] = ("sample", "solve", "verify", "render", "certify")
+
+
+@dataclass(frozen=True)
+class SplitSpec:
+    """One row of the spec's split table.
+
+    Attributes:
+        name: Split name.
+        n_min, n_max: Inclusive node-count range.
+        graphs: Number of base graphs (each yields 8 questions).
+        scenarios: ``"in_distribution"`` or ``"ood"`` (which scenario set to draw from).
+    """
+
+    name: str
+    n_min: int
+    n_max: int
+    graphs: int
+    scenarios: str
+
+
+SPLITS: dict[str, SplitSpec] = {
+    "train": SplitSpec("train", 4, 40, 2160, "in_distribution"),
+    "test": SplitSpec("test", 10, 40, 360, "in_distribution"),
+    "large": SplitSpec("large", 40, 60, 120, "in_distribution"),
+    "ood": SplitSpec("ood", 10, 40, 180, "ood"),
+}
+
+
+@dataclass(frozen=True)
+class GritConfig:
+    """What to generate.
+
+    Attributes:
+        split: One of :data:`SPLITS`.
+        seed: Master seed.
+        count: Number of base graphs (default: the split's); each gives 8 records.
+        tasks: Subset of task names (default: all six, in registry order).
+        n_min, n_max: Override the split's node range (inclusive).
+        density: ``(lo, hi)`` range of the Erdős–Rényi edge probability.
+        time_limit: Seconds per exact solve before a graph is resampled.
+        workers: Processes (1 = in-process); does not change the output.
+    """
+
+    split: str = "test"
+    seed: int = 0
+    count: int | None = None
+    tasks: tuple[str, ...] | None = None
+    n_min: int | None = None
+    n_max: int | None = None
+    density: tuple[float, float] = DEFAULT_DENSITY
+    time_limit: float = DEFAULT_TIME_LIMIT
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        if self.split not in SPLITS:
+            raise ConfigError(f"split {self.split!r} is unknown; choose one of {list(SPLITS)}")
+        if self.tasks is not None:
+            tasks = tuple(self.tasks)
+            bad = [t for t in tasks if t not in GRIT_TASKS]
+            if bad or not tasks:
+                raise ConfigError(
+                    f"task(s) {bad or tasks!r} unknown or empty; choose from {list(GRIT_TASKS)}"
+                )
+            if len(set(tasks)) != len(tasks):
+                raise ConfigError(f"tasks {tasks!r} repeat a name; list each task once")
+            object.__setattr__(self, "tasks", tasks)
+        if self.count is not None and (isinstance(self.count, bool) or self.count < 0):
+            raise ConfigError(f"count={self.count!r} must be a non-negative int")
+        lo, hi = self.n_range
+        if lo < 2 or hi < lo:
+            raise ConfigError(f"node range {lo}..{hi} is invalid; need 2 <= n_min <= n_max")
+        if self.workers < 1:
+            raise ConfigError(f"workers={self.workers!r} must be >= 1")
+        object.__setattr__(self, "density", tuple(float(x) for x in self.density))
+
+    @property
+    def spec(self) -> SplitSpec:
+        """The split's table row."""
+        return SPLITS[self.split]
+
+    @property
+    def task_names(self) -> tuple[str, ...]:
+        """The tasks to generate, in registry order when not given."""
+        return self.tasks or tuple(GRIT_TASKS)
+
+    @property
+    def n_range(self) -> tuple[int, int]:
+        """Effective inclusive node range."""
+        lo = self.spec.n_min if self.n_min is None else int(self.n_min)
+        hi = self.spec.n_max if self.n_max is None else int(self.n_max)
+        return lo, hi
+
+    @property
+    def graphs(self) -> int:
+        """Effective number of base graphs."""
+        return self.spec.graphs if self.count is None else int(self.count)
+
+    def arguments(self) -> dict[str, Any]:
+        """The output-determining arguments recorded in the manifest (not ``workers``)."""
+        d = asdict(self)
+        d.pop("workers")
+        d["tasks"] = list(self.task_names)
+        d["density"] = list(self.density)
+        d["count"] = self.graphs
+        d["n_min"], d["n_max"] = self.n_range
+        return d
+
+
+@dataclass(frozen=True)
+class GraphJob:
+    """Everything needed to generate one base graph (picklable)."""
+
+    split: str
+    seed: int
+    index: int
+    task: str
+    n: int
+    scenario: str
+    density: tuple[float, float]
+    time_limit: float
+
+    @property
+    def graph_id(self) -> str:
+        """``grit-<split>-<index:05d>``."""
+        return f"grit-{self.split}-{self.index:05d}"
+
+
+@dataclass
+class GraphResult:
+    """The 8 records of one graph, plus stage timings and the resampling count."""
+
+    index: int
+    records: list[dict[str, Any]]
+    timings: dict[str, float] = field(default_factory=dict)
+    attempts: int = 1
+
+
+def plan(config: GritConfig) -> list[GraphJob]:
+    """The deterministic list of graph jobs for ``config`` (see the module docstring)."""
+    tasks = config.task_names
+    lo, hi = config.n_range
+    width = hi - lo + 1
+    scenario_set = config.spec.scenarios
+    perms: dict[str, list[str]] = {}
+    for t in tasks:
+        ids = [s.id for s in for_task(t, scenario_set)]
+        order = rng(config.seed, "grit", config.split, "scenarios", t).permutation(len(ids))
+        perms[t] = [ids[int(i)] for i in order]
+    per_task = Counter(tasks[i % len(tasks)] for i in range(config.graphs))
+    jobs = []
+    for i in range(config.graphs):
+        task = tasks[i % len(tasks)]
+        k = i // len(tasks)
+        # Evenly spread: each n in the range gets floor or ceil of K / width graphs of the
+        # task, and both ends are reached whenever K >= width or K is large enough.
+        n = lo + ((2 * k + 1) * width) // (2 * per_task[task])
+        jobs.append(
+            GraphJob(
+                split=config.split,
+                seed=config.seed,
+                index=i,
+                task=task,
+                n=n,
+                scenario=perms[task][k % len(perms[task])],
+                density=config.density,
+                time_limit=config.time_limit,
+            )
+        )
+    return jobs
+
+
+def generate_graph(job: GraphJob) -> GraphResult:
+    """Sample, solve, verify, then render and certify all 8 views of one graph.
+
+    Raises:
+        SamplingError: no well-posed, provable instance within the attempt budget.
+        VerificationError: two independent routes disagree (a bug; names the instance).
+        RoundTripError: the reader did not recover a view exactly.
+    """
+    task = GRIT_TASKS[job.task]
+    where = f"{job.graph_id} ({job.task}, n={job.n}, seed={job.seed})"
+    inst = sample_solved(
+        task,
+        job.seed,
+        ("grit", job.split, "graph", job.index),
+        n=job.n,
+        density=job.density,
+        time_limit=job.time_limit,
+        where=where,
+    )
+    timings = dict(inst.timings)
+    timings["render"] = timings["certify"] = 0.0
+    s = inst.structure
+    body = s.to_dict()
+    records = []
+    for form in FORMS:
+        for naming in NAMINGS:
+            surface_seed = derive_seed(
+                job.seed, "grit", job.split, "surface", job.index, form, naming
+            )
+            t0 = time.perf_counter()
+            view = render(s, job.scenario, form, naming, rng(surface_seed))
+            t1 = time.perf_counter()
+            certify(s, view)
+            t2 = time.perf_counter()
+            answer, solution = task.for_view(s, inst.solved, view, where=f"{where} {view.view}")
+            timings["render"] += t1 - t0
+            timings["certify"] += t2 - t1
+            timings["verify"] += time.perf_counter() - t2
+            records.append(
+                {
+                    "id": f"{job.graph_id}-{form}-{naming}",
+                    "suite": "grit",
+                    "split": job.split,
+                    "task": job.task,
+                    "graph_id": job.graph_id,
+                    "view": view.view,
+                    "form": form,
+                    "naming": naming,
+                    "scenario": view.scenario,
+                    "n": s.n,
+                    "question": view.question,
+                    "answer": answer,
+                    "solution": solution,
+                    "certificate": inst.solved.certificate,
+                    "graph": body["graph"],
+                    "names": list(view.names),
+                    "aliases": dict(view.aliases),
+                    "params": body["params"],
+                    "seed": {"structure": inst.seed, "surface": surface_seed},
+                    "version": __version__,
+                }
+            )
+    return GraphResult(job.index, [clean(r) for r in records], timings, inst.attempts)
+
+
+def iter_results(config: GritConfig) -> Iterator[GraphResult]:
+    """Yield one :class:`GraphResult` per planned graph, in graph order."""
+    jobs = plan(config)
+    if config.workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            yield generate_graph(job)
+        return
+    with ProcessPoolExecutor(max_workers=config.workers) as pool:
+        # map() yields in submission order, so the output does not depend on scheduling.
+        yield from pool.map(generate_graph, jobs, chunksize=1)
+
+
+def generate_records(
+    config: GritConfig, progress: Callable[[GraphResult], None] | None = None
+) -> tuple[list[dict[str, Any]], list[GraphResult]]:
+    """All records of ``config`` in order, and the per-graph results (timings).
+
+    Args:
+        config: What to generate.
+        progress: Called after each graph (e.g. to advance a progress bar).
+    """
+    records: list[dict[str, Any]] = []
+    results: list[GraphResult] = []
+    for res in iter_results(config):
+        records.extend(res.records)
+        results.append(GraphResult(res.index, [], res.timings, res.attempts))
+        if progress is not None:
+            progress(res)
+    return records, results
+
+
+def manifest(config: GritConfig, records: Sequence[dict[str, Any]], sha256: str, file: str) -> dict:
+    """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments."""
+    return {
+        "suite": "grit",
+        "version": __version__,
+        "seed": config.seed,
+        "arguments": config.arguments(),
+        "files": {file: {"sha256": sha256, "records": len(records)}},
+        "graphs": len({r["graph_id"] for r in records}),
+        "records": len(records),
+        "counts": {
+            key: dict(sorted(Counter(r[key] for r in records).items()))
+            for key in ("split", "task", "form", "naming", "scenario")
+        },
+        "deviations": [
+            "all 8 views of every graph are emitted (test: 2,880 questions, paper 2,760)"
+        ],
+    }
+
+
+def write_split(
+    config: GritConfig,
+    out: str | Path,
+    progress: Callable[[GraphResult], None] | None = None,
+) -> tuple[Path, Path, list[GraphResult]]:
+    """Generate ``config`` and write ``out/grit-<split>.jsonl`` and ``out/manifest.json``.
+
+    Returns:
+        The JSONL path, the manifest path and the per-graph results (timings).
+    """
+    records, results = generate_records(config, progress)
+    path, man_path = write_jsonl(
+        out,
+        f"grit-{config.split}.jsonl",
+        records,
+        lambda sha, name: manifest(config, records, sha, name),
+    )
+    return path, man_path, results

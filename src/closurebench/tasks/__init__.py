@@ -1,0 +1,1 @@
+"""Task definitions: sampling, exact solving and verification (pure; no I/O)."""

@@ -1,0 +1,108 @@
+"""GRIT BFS: the breadth-first visit order from ``source``, neighbours in the stated order.
+
+The visit order depends on the neighbour-order rule each view states (numeric order of
+the ids, alphabetical order of the names, or the order the text lists the nodes), so the
+reference is computed per view (:meth:`BfsTask.for_view`) from the rendered question's
+``neighbour_order`` and cross-checked against ``networkx.bfs_edges(..., sort_neighbors=...)``.
+The record's ``answer`` is the order as display names; ``solution`` the same order as ids.
+
+Example:
+    >>> from closurebench.seeding import rng
+    >>> t = BfsTask()
+    >>> s = t.sample(rng(0, "doc"), 6, 0.4)
+    >>> r = t.solve(s)
+    >>> sorted(r.answer) == list(range(6)) and r.answer[0] == s.param("source")
+    True
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from closurebench.graphs.exact.paths import bfs_order
+from closurebench.surface.grit import GritStructure, RenderedQuestion
+from closurebench.tasks.grit.base import (
+    DEFAULT_TIME_LIMIT,
+    CheckError,
+    GritTask,
+    Solved,
+    connected_graph,
+    edge_list,
+    to_nx,
+)
+
+__all__ = ["BfsTask", "nx_bfs_order"]
+
+
+def nx_bfs_order(s: GritStructure, rank: Sequence[int]) -> list[int]:
+    """BFS order by networkx, visiting neighbours by increasing ``rank[node]``."""
+    edges = nx.bfs_edges(
+        to_nx(s), s.param("source"), sort_neighbors=lambda ns: sorted(ns, key=rank.__getitem__)
+    )
+    return [s.param("source"), *(v for _, v in edges)]
+
+
+class BfsTask(GritTask):
+    """Breadth-first visit order on a connected undirected graph."""
+
+    name = "bfs"
+    view_invariant = False
+
+    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+        """Connected undirected graph and a random source."""
+        graph = connected_graph(g, n, p)
+        source = int(g.integers(0, n))
+        return GritStructure(self.name, n, False, False, list(graph.edges), {"source": source})
+
+    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
+        """The order under numeric id order (views recompute it under their own rule)."""
+        order = list(bfs_order(s.n, edge_list(s), s.param("source")).order)
+        return Solved(answer=order, solution=order)
+
+    def check(self, s: GritStructure, solution: Any, rank: Sequence[int] | None = None) -> Any:
+        """A valid BFS order (any tie order); with ``rank``, the unique order under it."""
+        order = list(solution or [])
+        if sorted(order) != list(range(s.n)) or not order or order[0] != s.param("source"):
+            raise CheckError(f"order {order} is not a visit of all {s.n} nodes from the source")
+        g = to_nx(s)
+        dist = nx.single_source_shortest_path_length(g, s.param("source"))
+        pos = {v: i for i, v in enumerate(order)}
+        for a, b in itertools.pairwise(order):
+            if dist[a] > dist[b]:
+                raise CheckError(f"order {order} visits {a} after {b} from a nearer layer")
+        # Each node's parent (first-visited neighbour one layer up) must be visited in order.
+        parent = {
+            v: min((u for u in g[v] if dist[u] == dist[v] - 1), key=pos.__getitem__)
+            for v in order[1:]
+        }
+        for a, b in itertools.pairwise(order[1:]):
+            if pos[parent[a]] > pos[parent[b]]:
+                raise CheckError(f"order {order} is not breadth-first at nodes {a}, {b}")
+        if rank is not None and order != nx_bfs_order(s, rank):
+            raise CheckError(f"order {order} does not follow the stated neighbour order")
+        return order
+
+    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
+        """networkx BFS in numeric order gives the same order; the checker accepts it."""
+        self._agree(where, "BFS orders", solved.answer, nx_bfs_order(s, range(s.n)))
+        self._check_value(s, solved, where)
+
+    def for_view(
+        self, s: GritStructure, solved: Solved, view: RenderedQuestion, *, where: str
+    ) -> tuple[Any, Any]:
+        """The order under the view's neighbour rule: (names, ids), cross-checked."""
+        listing = view.neighbour_order
+        if listing is None or sorted(listing) != list(range(s.n)):
+            raise CheckError(f"{where}: the view states no usable neighbour order: {listing!r}")
+        rank = [0] * s.n
+        for r, node in enumerate(listing):
+            rank[node] = r
+        order = list(bfs_order(s.n, edge_list(s), s.param("source"), neighbour_key=rank).order)
+        self._agree(where, "per-view BFS orders", order, nx_bfs_order(s, rank))
+        self.check(s, order, rank)
+        return [view.names[i] for i in order], order

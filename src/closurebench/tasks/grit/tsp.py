@@ -1,0 +1,104 @@
+"""GRIT TSP: the cost of a cheapest tour of a complete metric graph.
+
+Nodes are distinct points on a 100 x 100 grid; weights are the ceiling of the Euclidean
+distance (integers >= 1, metric). Solved by :func:`closurebench.graphs.exact.tsp.tsp`
+(Held-Karp bound + HiGHS with subtour cuts, certified). Verified by the tour checker
+(Hamiltonian cycle whose cost equals the answer, certificate bound == answer, gap 0) and,
+for ``n <= HELD_KARP_MAX_N``, by an independent Held-Karp dynamic programme.
+
+Example:
+    >>> from closurebench.seeding import rng
+    >>> t = TspTask()
+    >>> s = t.sample(rng(0, "doc"), 6, 0.0)
+    >>> r = t.solve(s)
+    >>> t.check(s, r.solution) == r.answer == held_karp(t.matrix(s))
+    True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from closurebench.graphs import metric_complete
+from closurebench.graphs.exact.tsp import tsp
+from closurebench.surface.grit import GritStructure
+from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT, CheckError, GritTask, Solved
+
+__all__ = ["GRID", "HELD_KARP_MAX_N", "TspTask", "held_karp"]
+
+#: Side of the integer grid the points are drawn on.
+GRID = 100
+#: Largest ``n`` cross-checked by the exact Held-Karp dynamic programme.
+HELD_KARP_MAX_N = 10
+
+
+def held_karp(w: list[list[int]]) -> int:
+    """Optimal tour cost by the Held-Karp dynamic programme (``O(2^n n^2)``; small n only)."""
+    n = len(w)
+    if n <= 1:
+        return 0
+    if n == 2:
+        return 2 * w[0][1]
+    full = 1 << (n - 1)  # subsets of nodes 1..n-1
+    inf = float("inf")
+    dp = [[inf] * n for _ in range(full)]
+    for j in range(1, n):
+        dp[1 << (j - 1)][j] = w[0][j]
+    for mask in range(1, full):
+        row = dp[mask]
+        for j in range(1, n):
+            c = row[j]
+            if c == inf:
+                continue
+            for k in range(1, n):
+                bit = 1 << (k - 1)
+                if not mask & bit:
+                    nc = c + w[j][k]
+                    if nc < dp[mask | bit][k]:
+                        dp[mask | bit][k] = nc
+    return int(min(dp[full - 1][j] + w[j][0] for j in range(1, n)))
+
+
+class TspTask(GritTask):
+    """Optimal tour cost on a complete metric graph (exact, certified)."""
+
+    name = "tsp"
+
+    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+        """Complete graph on ``n`` distinct grid points (``p`` is ignored)."""
+        graph = metric_complete(g, n, grid=GRID).graph
+        edges = [(u, v, w) for (u, v), w in zip(graph.edges, graph.weights or (), strict=True)]
+        return GritStructure(self.name, n, False, True, edges)
+
+    @staticmethod
+    def matrix(s: GritStructure) -> list[list[int]]:
+        """The symmetric weight matrix."""
+        w = [[0] * s.n for _ in range(s.n)]
+        for u, v, c in s.edges:
+            w[u][v] = w[v][u] = c
+        return w
+
+    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
+        """Certified optimal tour (starting at node 0, not repeating it)."""
+        r = tsp(self.matrix(s), time_limit=time_limit)
+        return Solved(
+            answer=int(r.value), solution=list(r.tour), certificate=r.certificate.as_dict()
+        )
+
+    def check(self, s: GritStructure, solution: Any) -> int:
+        """A Hamiltonian cycle (listed once, without repeating the start); returns its cost."""
+        tour = list(solution or [])
+        if sorted(tour) != list(range(s.n)):
+            raise CheckError(f"tour {tour} does not visit each of the {s.n} nodes exactly once")
+        w = self.matrix(s)
+        return sum(w[a][b] for a, b in zip(tour, tour[1:] + tour[:1], strict=True))
+
+    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
+        """Checker + closed certificate; Held-Karp agrees for small ``n``."""
+        self._check_value(s, solved, where)
+        if s.n <= HELD_KARP_MAX_N:
+            self._agree(
+                where, "tour costs (milp vs held-karp)", solved.answer, held_karp(self.matrix(s))
+            )

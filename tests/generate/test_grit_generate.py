@@ -1,0 +1,203 @@
+"""GRIT generation: splits, 8 certified views per graph, invariants, determinism, CLI."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from closurebench.cli.generate import app
+from closurebench.errors import ConfigError
+from closurebench.generate.grit import (
+    SPLITS,
+    GritConfig,
+    canonical_json,
+    generate_records,
+    plan,
+    write_split,
+)
+from closurebench.surface.grit import FORMS, NAMINGS, GritStructure, read_view
+from closurebench.surface.grit.scenarios import for_task
+from closurebench.tasks.grit import GRIT_TASKS
+
+KEYS = {
+    "id", "suite", "split", "task", "graph_id", "view", "form", "naming", "scenario", "n",
+    "question", "answer", "solution", "certificate", "graph", "names", "aliases", "params",
+    "seed", "version",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict]:
+    out: list[dict] = []
+    for seed in (0, 1):
+        out += generate_records(GritConfig(split="test", seed=seed, count=12, n_max=12))[0]
+    out += generate_records(GritConfig(split="ood", seed=2, count=6, n_max=11))[0]
+    out += generate_records(GritConfig(split="train", seed=3, count=6, n_max=6))[0]
+    return out
+
+
+def _structure(r: dict) -> GritStructure:
+    g = r["graph"]
+    return GritStructure(r["task"], g["n"], g["directed"], g["weighted"], g["edges"], r["params"])
+
+
+def test_split_table_matches_the_spec() -> None:
+    rows = {k: (s.n_min, s.n_max, s.graphs, s.scenarios) for k, s in SPLITS.items()}
+    assert rows == {
+        "train": (4, 40, 2160, "in_distribution"),
+        "test": (10, 40, 360, "in_distribution"),
+        "large": (40, 60, 120, "in_distribution"),
+        "ood": (10, 40, 180, "ood"),
+    }
+
+
+@pytest.mark.parametrize("split", list(SPLITS))
+def test_plan_balances_tasks_sizes_and_scenarios(split: str) -> None:
+    jobs = plan(GritConfig(split=split))
+    spec = SPLITS[split]
+    assert len(jobs) == spec.graphs
+    per_task = Counter(j.task for j in jobs)
+    assert set(per_task.values()) == {spec.graphs // 6}
+    sizes = Counter(j.n for j in jobs)
+    assert min(sizes) == spec.n_min and max(sizes) == spec.n_max
+    for task in GRIT_TASKS:
+        counts = Counter(j.n for j in jobs if j.task == task)
+        full = [counts.get(n, 0) for n in range(spec.n_min, spec.n_max + 1)]
+        assert max(full) - min(full) <= 1 and full[0] and full[-1]
+    for j in jobs:
+        assert j.scenario in {s.id for s in for_task(j.task, spec.scenarios)}
+    used = {j.scenario for j in jobs}
+    assert used == {s.id for t in GRIT_TASKS for s in for_task(t, spec.scenarios)}
+
+
+def test_records_have_the_spec_fields_and_8_views(records: list[dict]) -> None:
+    by_graph: dict[str, list[dict]] = defaultdict(list)
+    for r in records:
+        assert set(r) == KEYS
+        assert r["suite"] == "grit" and r["view"] == f"{r['form']}/{r['naming']}"
+        assert r["n"] == r["graph"]["n"] == len(r["names"])
+        by_graph[(r["split"], r["seed"]["structure"], r["graph_id"])].append(r)
+    assert len({r["task"] for r in records}) == 6
+    for views in by_graph.values():
+        assert sorted(v["view"] for v in views) == sorted(
+            f"{f}/{n}" for f in FORMS for n in NAMINGS
+        )
+        assert len({v["seed"]["surface"] for v in views}) == 8
+        assert len({json.dumps(v["graph"]) for v in views}) == 1
+
+
+def test_reader_round_trip(records: list[dict]) -> None:
+    for r in records:
+        got = read_view(r["question"], r["task"], r["scenario"], r["names"])
+        assert got.structure == _structure(r), r["id"]
+        assert got.aliases == r["aliases"]
+
+
+def test_answers_are_invariant_or_map_to_the_same_nodes(records: list[dict]) -> None:
+    by_graph: dict[tuple, list[dict]] = defaultdict(list)
+    for r in records:
+        by_graph[(r["split"], r["seed"]["structure"], r["graph_id"])].append(r)
+    for views in by_graph.values():
+        task = views[0]["task"]
+        if task == "bfs":
+            for v in views:
+                assert v["answer"] == [v["names"][i] for i in v["solution"]]
+        elif task == "centrality":
+            assert len({v["solution"] for v in views}) == 1
+            for v in views:
+                assert v["answer"] == v["names"][v["solution"]]
+        else:
+            assert len({json.dumps(v["answer"]) for v in views}) == 1
+            assert len({json.dumps(v["solution"]) for v in views}) == 1
+
+
+def test_stored_solutions_pass_their_checkers(records: list[dict]) -> None:
+    for r in records:
+        task, s = GRIT_TASKS[r["task"]], _structure(r)
+        if r["task"] == "bfs" or r["task"] == "centrality":
+            assert task.check(s, r["solution"]) == r["solution"]
+        else:
+            assert task.check(s, r["solution"]) == r["answer"], r["id"]
+        if r["task"] in ("graph_coloring", "tsp", "vertex_cover"):
+            assert r["certificate"]["gap"] == 0 and r["certificate"]["bound"] == r["answer"]
+
+
+def test_json_round_trip(records: list[dict]) -> None:
+    for r in records:
+        line = canonical_json(r)
+        assert json.loads(line) == r and canonical_json(json.loads(line)) == line
+
+
+def test_same_seed_same_records_different_seed_different() -> None:
+    cfg = GritConfig(split="test", seed=7, count=6, n_max=10)
+    a, b = generate_records(cfg)[0], generate_records(cfg)[0]
+    assert a == b
+    c = generate_records(GritConfig(split="test", seed=8, count=6, n_max=10))[0]
+    assert [r["question"] for r in a] != [r["question"] for r in c]
+
+
+def _sha(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()
+
+
+def test_files_are_byte_identical_across_runs_processes_and_workers(tmp_path: Path) -> None:
+    cfg = GritConfig(split="test", seed=5, count=6, n_max=11, tasks=("bfs", "tsp", "centrality"))
+    p1, m1, _ = write_split(cfg, tmp_path / "a")
+    p2, m2, _ = write_split(cfg, tmp_path / "b")
+    assert p1.read_bytes() == p2.read_bytes() and m1.read_bytes() == m2.read_bytes()
+    man = json.loads(m1.read_text())
+    assert man["files"]["grit-test.jsonl"]["sha256"] == _sha(p1)
+    assert man["records"] == 48 and man["counts"]["task"] == {
+        "bfs": 16,
+        "centrality": 16,
+        "tsp": 16,
+    }
+    p3, m3, _ = write_split(GritConfig(**{**cfg.__dict__, "workers": 2}), tmp_path / "c")
+    assert p3.read_bytes() == p1.read_bytes() and m3.read_bytes() == m1.read_bytes()
+    code = (
+        "from closurebench.generate.grit import GritConfig, write_split;"
+        f"write_split(GritConfig(split='test', seed=5, count=6, n_max=11, "
+        f"tasks=('bfs','tsp','centrality')), {str(tmp_path / 'd')!r})"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
+    assert (tmp_path / "d" / "grit-test.jsonl").read_bytes() == p1.read_bytes()
+    assert (tmp_path / "d" / "manifest.json").read_bytes() == m1.read_bytes()
+
+
+def test_config_errors_name_the_value_and_choices() -> None:
+    with pytest.raises(ConfigError, match=r"'bogus'.*train"):
+        GritConfig(split="bogus")
+    with pytest.raises(ConfigError, match=r"'nope'.*shortest_path"):
+        GritConfig(tasks=("nope",))
+    with pytest.raises(ConfigError, match="node range"):
+        GritConfig(n_min=9, n_max=5)
+
+
+def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(
+        app,
+        ["grit", "--split", "ood", "--seed", "1", "--out", str(tmp_path), "--count", "2",
+         "--tasks", "vertex_cover,bfs", "--n-min", "6", "--n-max", "8"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    lines = (tmp_path / "grit-ood.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 16
+    man = json.loads((tmp_path / "manifest.json").read_text())
+    assert man["files"]["grit-ood.jsonl"]["sha256"] == _sha(tmp_path / "grit-ood.jsonl")
+    for args, needle in [
+        (["--split", "nope"], "'nope'"),
+        (["--tasks", "tsp,shortestpath"], "'shortestpath'"),
+        (["--n-min", "30", "--n-max", "20"], "node range"),
+    ]:
+        res = runner.invoke(app, ["grit", "--out", str(tmp_path / "x"), *args])
+        assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output
