@@ -8,6 +8,24 @@ ClosureBench's reference answers.
 
 from __future__ import annotations
 
+from typing import Any
+
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "create_dataset", "generate_split", "load_instances", "score_answer"]
+
+# Public API, imported lazily so that ``import closurebench`` stays light.
+_LAZY = {
+    "create_dataset": "closurebench.dataset",
+    "score_answer": "closurebench.dataset",
+    "generate_split": "closurebench.generate.closure",
+    "load_instances": "closurebench.generate.io",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'closurebench' has no attribute {name!r}")

@@ -1,0 +1,57 @@
+"""``closurebench show FILE --index K``: pretty-print one instance with its programs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.panel import Panel
+from rich.syntax import Syntax
+from rich.table import Table
+
+from closurebench.generate.io import DatasetFileError, iter_instances
+
+_META = (
+    "id", "suite", "split", "category", "task", "level", "result_type", "n", "density",
+    "domain", "style", "encoding", "label_pool", "scenario", "view", "ambiguity",
+)  # fmt: skip
+
+
+def show(
+    file: Annotated[Path, typer.Argument(help="A JSONL dataset file.")],
+    index: Annotated[int, typer.Option("--index", "-k", help="0-based record index.")] = 0,
+) -> None:
+    """Pretty-print record K of a dataset file: metadata, question, answer, programs."""
+    console = Console()
+    try:
+        record = None
+        count = 0
+        for k, rec in enumerate(iter_instances(file)):
+            count = k + 1
+            if k == index:
+                record = rec
+                break
+    except DatasetFileError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if record is None or index < 0:
+        typer.echo(
+            f"error: index {index} is out of range; {file} has {count} records "
+            f"(valid: 0..{count - 1})",
+            err=True,
+        )
+        raise typer.Exit(1)
+    meta = Table(show_header=False, box=None)
+    for key in _META:
+        if key in record and record[key] is not None:
+            meta.add_row(f"[bold]{key}[/]", str(record[key]))
+    console.print(meta)
+    console.print(Panel(record.get("question", ""), title="question"))
+    answer = {k: record.get(k) for k in ("answer", "answer_ids", "alt_answer") if k in record}
+    console.print(Panel(json.dumps(answer, ensure_ascii=False), title="answer"))
+    for name, source in (record.get("programs") or {}).items():
+        lexer = "python" if name == "python" else "text"
+        console.print(Panel(Syntax(source, lexer), title=f"{name} program"))

@@ -1,0 +1,409 @@
+"""The ClosureBench task protocol: sample, solve, and prove the answer three ways.
+
+A category is a :class:`ClosureTask`. From a structural generator alone it samples a
+:class:`ClosureStructure` (graph, optional second graph, anchors such as ``X``, ``Y``
+and a threshold ``k``), and computes the reference answer by three independent routes:
+
+1. :meth:`ClosureTask.solve` — the graph core (:mod:`closurebench.graphs`);
+2. :meth:`ClosureTask.ein_program` — an Ein program run by :func:`closurebench.ein.run`,
+   read back by :meth:`ClosureTask.ein_answer`;
+3. :meth:`ClosureTask.python_program` — a Python + NetworkX program, executed, that prints
+   its answer as one JSON value.
+
+:func:`verify` runs all three and raises :class:`~closurebench.errors.VerificationError`
+naming the instance unless they agree. :func:`sample_verified` draws with bounded
+resampling (a task raises :class:`~closurebench.errors.Resample` for an ill-posed draw).
+
+Answers are held in node ids, canonically typed per result type (:func:`normalize`):
+``boolean`` → ``bool``; ``integer`` → ``int``; ``float`` → ``float`` rounded to 2
+decimals; ``set`` → sorted ``tuple`` of ids; ``string`` → one node id (``int``);
+``compound`` → ``dict`` with the category's fixed keys, each value normalised.
+
+Example:
+    >>> from closurebench.graphs import Graph
+    >>> s = ClosureStructure("reach_then_count", Graph(3, ((0, 1), (1, 2))), (("X", 0),))
+    >>> s.anchor("X"), s.to_dict()["anchors"]
+    (0, {'X': 0})
+    >>> normalize("set", [3, 1]), normalize("float", 2.6249999), normalize("boolean", 1.0)
+    ((1, 3), 2.62, True)
+    >>> run_python("import json\\nprint(json.dumps([1, 2]))")
+    [1, 2]
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.errors import Resample, SamplingError, VerificationError
+from closurebench.graphs import Graph
+from closurebench.seeding import SeedPart, rng
+
+__all__ = [
+    "RESULT_TYPES",
+    "Answer",
+    "ClosureStructure",
+    "ClosureTask",
+    "Verified",
+    "answers_equal",
+    "ein_edges",
+    "normalize",
+    "python_graph",
+    "run_python",
+    "sample_verified",
+    "verify",
+]
+
+RESULT_TYPES = ("boolean", "integer", "float", "set", "string", "compound")
+
+Answer = Any  # bool | int | float | tuple[int, ...] | dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ClosureStructure:
+    """What a question says, in node ids: the graph(s), the anchors and parameters.
+
+    Attributes:
+        category: The category name.
+        graph: The graph (directed unless the category is undirected).
+        anchors: Sorted ``(name, value)`` pairs: nodes ``X``, ``Y`` and integer
+            parameters such as the threshold ``k``.
+        graph2: The second graph on the same nodes (``graph_comparison`` only).
+    """
+
+    category: str
+    graph: Graph
+    anchors: tuple[tuple[str, int], ...]
+    graph2: Graph | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "anchors", tuple(sorted(self.anchors)))
+
+    @property
+    def n(self) -> int:
+        """Number of nodes."""
+        return self.graph.n
+
+    def anchor(self, name: str) -> int:
+        """The value of anchor ``name`` (raises ``KeyError`` naming the anchors present)."""
+        for key, value in self.anchors:
+            if key == name:
+                return value
+        raise KeyError(f"anchor {name!r} not in {dict(self.anchors)}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (``graph``/``graph2`` as ``{"directed","n","edges"}``)."""
+        return {
+            "category": self.category,
+            "graph": self.graph.to_dict(),
+            "graph2": self.graph2.to_dict() if self.graph2 is not None else None,
+            "anchors": dict(self.anchors),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ClosureStructure:
+        """Inverse of :meth:`to_dict`."""
+        g2 = data.get("graph2")
+        return cls(
+            category=data["category"],
+            graph=Graph.from_dict(data["graph"]),
+            anchors=tuple((str(k), int(v)) for k, v in data["anchors"].items()),
+            graph2=Graph.from_dict(g2) if g2 is not None else None,
+        )
+
+
+def normalize(result_type: str, value: Any, keys: Mapping[str, str] | None = None) -> Answer:
+    """Canonical typed form of an answer in node ids.
+
+    Args:
+        result_type: One of :data:`RESULT_TYPES`.
+        value: The raw value (numpy scalars, lists, 0/1 floats are accepted).
+        keys: For ``compound``: key -> result type of that key.
+
+    Raises:
+        VerificationError: if the value cannot be read as that type (a program bug).
+
+    Example:
+        >>> normalize("compound", {"reachable": 1.0, "degree": 2.0},
+        ...           {"reachable": "boolean", "degree": "integer"})
+        {'degree': 2, 'reachable': True}
+    """
+    try:
+        if result_type == "boolean":
+            if isinstance(value, bool | np.bool_):
+                return bool(value)
+            f = float(value)
+            if f not in (0.0, 1.0):
+                raise ValueError(f"{value!r} is not 0/1")
+            return f == 1.0
+        if result_type in ("integer", "string"):
+            f = float(value)
+            if not f.is_integer():
+                raise ValueError(f"{value!r} is not an integer")
+            return int(f)
+        if result_type == "float":
+            f = float(value)
+            if not math.isfinite(f):
+                raise ValueError(f"{value!r} is not finite")
+            return round(f + 0.0, 2) + 0.0
+        if result_type == "set":
+            items = [int(v) for v in value]
+            if len(set(items)) != len(items):
+                raise ValueError(f"{value!r} has duplicates")
+            return tuple(sorted(items))
+        if result_type == "compound":
+            if not isinstance(value, Mapping) or keys is None or set(value) != set(keys):
+                raise ValueError(f"{value!r} does not have the keys {sorted(keys or {})}")
+            return {k: normalize(keys[k], value[k]) for k in sorted(keys)}
+    except (TypeError, ValueError) as exc:
+        raise VerificationError(f"cannot read {value!r} as a {result_type}: {exc}") from None
+    raise VerificationError(f"unknown result type {result_type!r}; expected one of {RESULT_TYPES}")
+
+
+def answers_equal(result_type: str, a: Answer, b: Answer) -> bool:
+    """Equality of two normalised answers (floats within 1e-9 before rounding noise).
+
+    Example:
+        >>> answers_equal("float", 2.62, 2.62), answers_equal("set", (1, 2), (1, 3))
+        (True, False)
+    """
+    if result_type == "float":
+        return abs(float(a) - float(b)) < 1e-9
+    if result_type == "compound":
+        return isinstance(a, Mapping) and isinstance(b, Mapping) and dict(a) == dict(b)
+    return a == b
+
+
+def ein_edges(graph: Graph) -> str:
+    """The ``A = edges([...], n)`` line of an Ein program (undirected edges both ways).
+
+    Example:
+        >>> ein_edges(Graph(3, ((0, 1),), directed=False))
+        'A = edges([[0,1],[1,0]], 3)'
+    """
+    pairs: list[tuple[int, int]] = []
+    for u, v in graph.edges:
+        pairs.append((u, v))
+        if not graph.directed:
+            pairs.append((v, u))
+    body = ",".join(f"[{u},{v}]" for u, v in sorted(pairs))
+    return f"A = edges([{body}], {graph.n})"
+
+
+def python_graph(graph: Graph, name: str = "G") -> str:
+    """Python lines building ``graph`` as a networkx graph called ``name``.
+
+    Example:
+        >>> print(python_graph(Graph(2, ((0, 1),))))
+        G = nx.DiGraph()
+        G.add_nodes_from(range(2))
+        G.add_edges_from([(0, 1)])
+    """
+    kind = "nx.DiGraph()" if graph.directed else "nx.Graph()"
+    edges = ", ".join(f"({u}, {v})" for u, v in graph.edges)
+    return (
+        f"{name} = {kind}\n{name}.add_nodes_from(range({graph.n}))\n"
+        f"{name}.add_edges_from([{edges}])"
+    )
+
+
+def run_python(program: str) -> Any:
+    """Execute a generated Python program and parse the JSON value it prints last.
+
+    Only the project's own generated programs run here (model-written code goes
+    through the sandbox); the program gets a fresh namespace.
+
+    Raises:
+        VerificationError: if the program fails or prints no JSON.
+    """
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(compile(program, "<python-program>", "exec"), {"__name__": "__main__"})
+    except Exception as exc:
+        raise VerificationError(
+            f"the Python program failed: {type(exc).__name__}: {exc}\n{program}"
+        ) from None
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    if not lines:
+        raise VerificationError(f"the Python program printed nothing\n{program}")
+    try:
+        return json.loads(lines[-1])
+    except json.JSONDecodeError as exc:
+        raise VerificationError(
+            f"the Python program printed {lines[-1]!r}, not JSON ({exc})\n{program}"
+        ) from None
+
+
+class ClosureTask(ABC):
+    """One ClosureBench category.
+
+    Class attributes describe the category; subclasses implement sampling, the
+    graph-core solver, the two programs, and reading Ein's output.
+
+    Attributes:
+        name: Category name (``spec/closurebench.md``).
+        level: 1 (atomic), 2 (chain) or 3 (composition).
+        result_type: One of :data:`RESULT_TYPES`.
+        ambiguity: ``"count"``, ``"set"`` or ``None`` (lenient scoring class).
+        kinship: True when the graph is a parent→child kinship DAG.
+        directed: False for the undirected (triangle) categories.
+        anchor_names: The anchors the question names, e.g. ``("X", "Y")`` or ``("X", "k")``.
+        compound_keys: For compound answers: key -> result type.
+        min_n: The smallest graph on which the category can be well posed.
+    """
+
+    name: ClassVar[str]
+    level: ClassVar[int]
+    result_type: ClassVar[str]
+    ambiguity: ClassVar[str | None] = None
+    kinship: ClassVar[bool] = False
+    directed: ClassVar[bool] = True
+    anchor_names: ClassVar[tuple[str, ...]] = ()
+    compound_keys: ClassVar[Mapping[str, str] | None] = None
+    min_n: ClassVar[int] = 4
+
+    @abstractmethod
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        """Draw a structure; raise :class:`~closurebench.errors.Resample` if ill-posed."""
+
+    @abstractmethod
+    def solve(self, s: ClosureStructure) -> Answer:
+        """The answer in node ids, through the graph core (raw; :func:`verify` normalises)."""
+
+    @abstractmethod
+    def ein_program(self, s: ClosureStructure) -> str:
+        """Ein source computing the answer; starts with ``// <category>``."""
+
+    @abstractmethod
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        """Read the answer (raw, in ids) from the Ein program's result."""
+
+    @abstractmethod
+    def python_program(self, s: ClosureStructure) -> str:
+        """Python + NetworkX source printing the answer (ids) as one JSON value."""
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        """The answer under the other source-inclusion convention (ambiguous categories)."""
+        return None
+
+    def balance_key(self, answer: Answer) -> bool | None:
+        """The boolean a split balances ~50/50 (boolean categories), else ``None``."""
+        return bool(answer) if self.result_type == "boolean" else None
+
+    def balanced(self) -> bool:
+        """True when a split balances :meth:`balance_key` (boolean or overriding it)."""
+        return (
+            self.result_type == "boolean" or type(self).balance_key is not ClosureTask.balance_key
+        )
+
+    def norm(self, value: Any) -> Answer:
+        """Normalise a raw answer to this category's canonical type."""
+        return normalize(self.result_type, value, self.compound_keys)
+
+
+@dataclass(frozen=True)
+class Verified:
+    """A structure whose answer three independent routes agree on.
+
+    Attributes:
+        structure: The sampled structure.
+        answer: The normalised answer in node ids.
+        alt_answer: The answer under the other source convention, or ``None``.
+        programs: ``{"ein": str, "python": str}``.
+        attempts: How many draws it took (1 = the first draw was well posed).
+    """
+
+    structure: ClosureStructure
+    answer: Answer
+    alt_answer: Answer | None
+    programs: dict[str, str]
+    attempts: int = 1
+
+
+def verify(task: ClosureTask, s: ClosureStructure, *, attempts: int = 1) -> Verified:
+    """Compute the answer by the solver, the Ein program and the Python program.
+
+    Raises:
+        VerificationError: if any two routes disagree (naming the category, the
+            structure and every route's answer).
+    """
+    solver = task.norm(task.solve(s))
+    ein_src = task.ein_program(s)
+    try:
+        ein_result = ein.run(ein_src)
+    except ein.EinError as exc:
+        raise VerificationError(f"{task.name}: the Ein program failed: {exc}\n{ein_src}") from None
+    by_ein = task.norm(task.ein_answer(ein_result, s))
+    py_src = task.python_program(s)
+    by_python = task.norm(run_python(py_src))
+    if not (
+        answers_equal(task.result_type, solver, by_ein)
+        and answers_equal(task.result_type, solver, by_python)
+    ):
+        raise VerificationError(
+            f"{task.name}: routes disagree on {s.to_dict()}: solver={solver!r}, "
+            f"ein={by_ein!r}, python={by_python!r}"
+        )
+    alt = task.alternative(s, solver)
+    return Verified(
+        structure=s,
+        answer=solver,
+        alt_answer=task.norm(alt) if alt is not None else None,
+        programs={"ein": ein_src, "python": py_src},
+        attempts=attempts,
+    )
+
+
+def sample_verified(
+    task: ClosureTask,
+    master: int,
+    parts: Sequence[SeedPart],
+    *,
+    n: int,
+    density: float,
+    want: bool | None = None,
+    max_attempts: int = 500,
+    accept: Callable[[Verified], bool] | None = None,
+) -> Verified:
+    """Draw until a well-posed instance verifies (bounded), from seeds derived from ``parts``.
+
+    Args:
+        task: The category.
+        master: Master seed.
+        parts: Seed path naming this instance (attempt numbers are appended).
+        n: Number of nodes (>= 4).
+        density: Edge probability ρ.
+        want: For balanced categories, the value :meth:`ClosureTask.balance_key` must take.
+        max_attempts: Draws before giving up.
+        accept: Extra acceptance test (e.g. "no duplicate question"); rejected draws retry.
+
+    Raises:
+        SamplingError: after ``max_attempts`` draws, naming the category and parameters.
+        VerificationError: when routes disagree (a bug; never retried).
+    """
+    for attempt in range(max_attempts):
+        g = rng(master, *parts, "attempt", attempt)
+        try:
+            s = task.sample(g, n, density)
+        except Resample:
+            continue
+        v = verify(task, s, attempts=attempt + 1)
+        if want is not None and task.balance_key(v.answer) not in (None, want):
+            continue
+        if accept is not None and not accept(v):
+            continue
+        return v
+    raise SamplingError(
+        f"{task.name}: no well-posed instance in {max_attempts} draws "
+        f"(n={n}, density={density:.3f}, want={want}); try a larger n or another density"
+    )

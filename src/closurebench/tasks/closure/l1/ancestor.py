@@ -1,0 +1,81 @@
+"""ancestor (L1, set, kinship): all ancestors of X.
+
+Reference: column X of ``tc(A)`` on the parent→child DAG. Well-posedness: X is drawn
+among the people with at least one parent, so the answer is non-empty (a family with
+no such person resamples). Ambiguity class ``set``: the alternative convention counts X
+among its own line, ``answer ∪ {X}``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import Graph, reach_in
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.l1._common import ein_set
+from closurebench.tasks.closure.l1._kinship import sample_kinship
+
+
+def ancestors(graph: Graph, x: int) -> set[int]:
+    """The ancestors of ``x`` (everyone with a path to ``x``), ``x`` excluded.
+
+    Example:
+        >>> sorted(ancestors(Graph(4, ((0, 1), (1, 2), (3, 2))), 2))
+        [0, 1, 3]
+    """
+    up = reach_in(graph, x)
+    up[x] = False
+    return {int(v) for v in np.flatnonzero(up)}
+
+
+class Ancestor(ClosureTask):
+    """All ancestors of X in a family tree.
+
+    Example:
+        >>> g = Graph(4, ((0, 1), (1, 2), (3, 2)))
+        >>> s = ClosureStructure("ancestor", g, (("X", 2),))
+        >>> Ancestor().solve(s), Ancestor().alternative(s, [0, 1, 3])
+        ([0, 1, 3], [0, 1, 2, 3])
+    """
+
+    name: ClassVar[str] = "ancestor"
+    level: ClassVar[int] = 1
+    result_type: ClassVar[str] = "set"
+    ambiguity: ClassVar[str | None] = "set"
+    kinship: ClassVar[bool] = True
+    anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        return sample_kinship(g, n, self.name, ancestors)
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        return sorted(ancestors(s.graph, s.anchor("X")))
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        return sorted({*answer, s.anchor("X")})
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"T = tc(A)\nResult = select(T, {x}, 1)\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return ein_set(result, s.n, self.name)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"print(json.dumps(sorted(nx.ancestors(G, {x}))))\n"
+        )

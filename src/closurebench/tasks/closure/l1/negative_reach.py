@@ -1,0 +1,77 @@
+"""negative_reach (L1, set): which nodes can X not reach (X excluded).
+
+Reference: the complement of ``reach(X)``.
+
+Well-posedness: the graph has an edge and the answer is non-empty: X is drawn uniformly
+among the nodes that do not reach every node. A graph where every node reaches all
+(e.g. strongly connected) resamples, so dense large graphs (say n >= 14 at rho = 0.5)
+rarely yield an instance.
+
+Ambiguity class ``set``: the alternative convention lists X as well (X is "not reached"
+when reaching means a path of length >= 1 and X lies on no cycle): ``answer ∪ {X}``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import reach, tc
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.l1._common import draw, ein_set
+from closurebench.tasks.closure.sampling import digraph
+
+
+class NegativeReach(ClosureTask):
+    """The nodes X cannot reach, X excluded.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> s = ClosureStructure("negative_reach", Graph(4, ((0, 1), (1, 0), (2, 0))), (("X", 0),))
+        >>> NegativeReach().solve(s), NegativeReach().alternative(s, (2, 3))
+        ([2, 3], [0, 2, 3])
+    """
+
+    name: ClassVar[str] = "negative_reach"
+    level: ClassVar[int] = 1
+    result_type: ClassVar[str] = "set"
+    ambiguity: ClassVar[str | None] = "set"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        full = tc(graph) | np.eye(n, dtype=bool)
+        x = draw(g, [v for v in range(n) if not full[v].all()], self.name, "X")
+        return ClosureStructure(self.name, graph, (("X", x),))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        return [int(v) for v in np.flatnonzero(~reach(s.graph, s.anchor("X")))]
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        return sorted({*answer, s.anchor("X")})
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"Result = ones({s.n}) - reach(A, {x})\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return ein_set(result, s.n, self.name)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"answer = set(G.nodes) - nx.descendants(G, {x}) - {{{x}}}\n"
+            "print(json.dumps(sorted(answer)))\n"
+        )

@@ -1,0 +1,92 @@
+"""set_intersect (L1, set): nodes both X and Y can reach, X and Y excluded.
+
+Reference: ``desc(X) ∩ desc(Y) \\ {X, Y}``.
+
+Well-posedness: X ≠ Y, the graph has an edge, and the answer is non-empty: the pair is
+drawn uniformly among the ordered pairs with a non-empty answer; a graph with none
+resamples.
+
+Ambiguity class ``set``: the alternative convention counts each source as reaching
+itself, ``reach(X) ∩ reach(Y)`` (it adds X when Y reaches X, and Y when X reaches Y).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import Graph, reach, tc
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.l1._common import draw, ein_set, not_node
+from closurebench.tasks.closure.sampling import digraph
+
+
+def _desc_matrix(graph: Graph) -> np.ndarray:
+    d = tc(graph)
+    np.fill_diagonal(d, False)
+    return d  # row x = desc(X)
+
+
+def _intersect(d: np.ndarray, x: int, y: int) -> list[int]:
+    out = d[x] & d[y]
+    out[[x, y]] = False
+    return [int(v) for v in np.flatnonzero(out)]
+
+
+class SetIntersect(ClosureTask):
+    """The nodes both X and Y reach, X and Y excluded.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(4, ((0, 1), (1, 2), (1, 3), (3, 1)))
+        >>> s = ClosureStructure("set_intersect", g, (("X", 0), ("Y", 1)))
+        >>> SetIntersect().solve(s), SetIntersect().alternative(s, [2, 3])
+        ([2, 3], [1, 2, 3])
+    """
+
+    name: ClassVar[str] = "set_intersect"
+    level: ClassVar[int] = 1
+    result_type: ClassVar[str] = "set"
+    ambiguity: ClassVar[str | None] = "set"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        d = _desc_matrix(graph)
+        pairs = [(x, y) for x in range(n) for y in range(n) if x != y and _intersect(d, x, y)]
+        x, y = draw(g, pairs, self.name, "pair X, Y")
+        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        return _intersect(_desc_matrix(s.graph), s.anchor("X"), s.anchor("Y"))
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        both = reach(s.graph, s.anchor("X")) & reach(s.graph, s.anchor("Y"))
+        return [int(v) for v in np.flatnonzero(both)]
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x, y = s.anchor("X"), s.anchor("Y")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"D = desc(A, {x}) * desc(A, {y})\n"
+            f"Result = D * {not_node(s.n, x)} * {not_node(s.n, y)}\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return ein_set(result, s.n, self.name)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x, y = s.anchor("X"), s.anchor("Y")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"answer = (nx.descendants(G, {x}) & nx.descendants(G, {y})) - {{{x}, {y}}}\n"
+            "print(json.dumps(sorted(answer)))\n"
+        )

@@ -1,0 +1,81 @@
+"""kinship_chain (L2, set, kinship): the grandchildren of X.
+
+Reference: row X of ``A·A``, thresholded (children of X's children). Not in an
+ambiguity class (X cannot be its own grandchild in a DAG).
+
+Well-posedness: X is drawn uniformly among the people who have at least one
+grandchild; a family tree where nobody has one is resampled.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.errors import Resample
+from closurebench.graphs import Graph, kinship_dag
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.l2.reach_then_filter import vector_ids
+
+
+def _grandchildren(graph: Graph, x: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for p, c in graph.edges:
+        children.setdefault(p, []).append(c)
+    return {gc for c in children.get(x, []) for gc in children.get(c, [])}
+
+
+class KinshipChain(ClosureTask):
+    """Grandchildren of X in a parent→child DAG.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(5, ((0, 1), (0, 2), (1, 3), (2, 3), (2, 4)))
+        >>> s = ClosureStructure("kinship_chain", g, (("X", 0),))
+        >>> KinshipChain().solve(s)
+        [3, 4]
+    """
+
+    name: ClassVar[str] = "kinship_chain"
+    level: ClassVar[int] = 2
+    result_type: ClassVar[str] = "set"
+    kinship: ClassVar[bool] = True
+    anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = kinship_dag(g, n).graph
+        candidates = [v for v in range(n) if _grandchildren(graph, v)]
+        if not candidates:
+            raise Resample("nobody in the family tree has a grandchild")
+        x = int(candidates[int(g.integers(len(candidates)))])
+        return ClosureStructure(self.name, graph, (("X", x),))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        return sorted(_grandchildren(s.graph, s.anchor("X")))
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"A2[i,k] = A[i,j] A[j,k]\nRow = select(A2, {x}, 0)\nResult = gt(Row, 0)\n"
+            ":print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return vector_ids(result.value)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"answer = {{g for c in G.successors({x}) for g in G.successors(c)}}\n"
+            "print(json.dumps(sorted(answer)))\n"
+        )

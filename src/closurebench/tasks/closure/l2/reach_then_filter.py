@@ -1,0 +1,89 @@
+"""reach_then_filter (L2, set): nodes X can reach whose out-degree is at least k.
+
+Reference: ``desc(X) ∩ {v: outdeg(v) >= k}``. Not in an ambiguity class (X is never
+in ``desc(X)``, and the question says so).
+
+Well-posedness: ``k`` is drawn among the out-degree values present in ``desc(X)``
+except the smallest, so the answer is non-empty and a proper subset of ``desc(X)``;
+a draw where ``desc(X)`` holds fewer than two distinct out-degrees is resampled.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.errors import Resample, VerificationError
+from closurebench.graphs import desc, out_degrees
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+
+
+def vector_ids(value: np.ndarray) -> list[int]:
+    """The ids where a 0/1 Ein vector is 1 (raises if it is not a 0/1 vector).
+
+    Example:
+        >>> vector_ids(np.array([0.0, 1.0, 1.0]))
+        [1, 2]
+    """
+    arr = np.asarray(value, dtype=float)
+    if arr.ndim != 1 or not np.isin(arr, (0.0, 1.0)).all():
+        raise VerificationError(f"expected a 0/1 vector from Ein, got {arr!r}")
+    return [int(i) for i in np.flatnonzero(arr)]
+
+
+class ReachThenFilter(ClosureTask):
+    """Nodes X can reach (X excluded) with out-degree at least k.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(4, ((0, 1), (1, 2), (1, 3), (2, 0)))
+        >>> s = ClosureStructure("reach_then_filter", g, (("X", 0), ("k", 2)))
+        >>> ReachThenFilter().solve(s)
+        [1]
+    """
+
+    name: ClassVar[str] = "reach_then_filter"
+    level: ClassVar[int] = 2
+    result_type: ClassVar[str] = "set"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X", "k")
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        (x,) = distinct_nodes(g, n, 1)
+        d = desc(graph, x)
+        values = sorted(set(out_degrees(graph)[d].tolist()))
+        if len(values) < 2:
+            raise Resample("desc(X) has fewer than two distinct out-degrees")
+        k = int(values[1 + int(g.integers(len(values) - 1))])
+        return ClosureStructure(self.name, graph, (("X", x), ("k", k)))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        keep = desc(s.graph, s.anchor("X")) & (out_degrees(s.graph) >= s.anchor("k"))
+        return [int(v) for v in np.flatnonzero(keep)]
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x, k = s.anchor("X"), s.anchor("k")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"D = desc(A, {x})\nO = sum(A, 1)\nResult = D * ge(O, {k})\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return vector_ids(result.value)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x, k = s.anchor("X"), s.anchor("k")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"answer = sorted(v for v in nx.descendants(G, {x}) if G.out_degree(v) >= {k})\n"
+            "print(json.dumps(answer))\n"
+        )

@@ -1,0 +1,66 @@
+"""scc_then_count (L2, integer): size of X's strongly connected group, X counted.
+
+Reference: ``|reach(X) ∩ reach_in(X)|`` (at least 1). Not in an ambiguity class: the
+question states that X is counted. Any X is well posed.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import scc_labels
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+
+
+class SccThenCount(ClosureTask):
+    """Number of nodes in X's strongly connected component (X counted).
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(4, ((0, 1), (1, 2), (2, 0), (2, 3)))
+        >>> SccThenCount().solve(ClosureStructure("scc_then_count", g, (("X", 1),)))
+        3
+    """
+
+    name: ClassVar[str] = "scc_then_count"
+    level: ClassVar[int] = 2
+    result_type: ClassVar[str] = "integer"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        (x,) = distinct_nodes(g, n, 1)
+        return ClosureStructure(self.name, graph, (("X", x),))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        _, labels = scc_labels(s.graph)
+        return int((labels == labels[s.anchor("X")]).sum())
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"Out = reach(A, {x})\nIn = reach(transpose(A), {x})\n"
+            "Result = sum(Out * In)\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return float(result.value)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"size = next(len(c) for c in nx.strongly_connected_components(G) if {x} in c)\n"
+            "print(json.dumps(size))\n"
+        )

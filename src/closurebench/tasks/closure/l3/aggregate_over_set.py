@@ -1,0 +1,78 @@
+"""aggregate_over_set (L3, float): mean out-degree over the nodes X can reach (X excluded).
+
+Reference: ``mean(outdeg[desc(X)])``; a draw with empty ``desc(X)`` is resampled.
+Rounded to 2 decimals by :func:`~closurebench.tasks.closure.base.normalize`; the three
+routes agree before rounding. Ambiguity class ``count``: the alternative includes X in
+the set, ``(Σ outdeg[desc(X)] + outdeg(X)) / (|desc(X)| + 1)``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.errors import Resample
+from closurebench.graphs import desc, out_degrees
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+
+
+class AggregateOverSet(ClosureTask):
+    """Average out-degree of X's descendants.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(4, ((0, 1), (1, 2), (1, 3), (2, 3)))
+        >>> s = ClosureStructure("aggregate_over_set", g, (("X", 0),))
+        >>> t = AggregateOverSet()
+        >>> t.solve(s), t.alternative(s, t.solve(s))
+        (1.0, 1.0)
+    """
+
+    name: ClassVar[str] = "aggregate_over_set"
+    level: ClassVar[int] = 3
+    result_type: ClassVar[str] = "float"
+    ambiguity: ClassVar[str | None] = "count"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        (x,) = distinct_nodes(g, n, 1)
+        if not desc(graph, x).any():
+            raise Resample("X reaches no node")
+        return ClosureStructure(self.name, graph, (("X", x),))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        return float(out_degrees(s.graph)[desc(s.graph, s.anchor("X"))].mean())
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        x = s.anchor("X")
+        d = desc(s.graph, x)
+        d[x] = True
+        return float(out_degrees(s.graph)[d].mean())
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"D = desc(A, {x})\nO = sum(A, 1)\nResult = sum(O * D) / sum(D)\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return float(result.value)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x = s.anchor("X")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"d = nx.descendants(G, {x})\n"
+            "print(json.dumps(sum(G.out_degree(v) for v in d) / len(d)))\n"
+        )

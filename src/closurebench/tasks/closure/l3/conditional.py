@@ -1,0 +1,80 @@
+"""conditional (L3, integer): if X can reach Y, how many nodes can X reach (X not counted); else -1.
+
+Reference: ``|desc(X)|`` when ``has_path(X, Y)``, else ``-1`` (X ≠ Y, so the first branch
+is at least 1). The split balances both branches (``balance_key`` = answer ≠ -1).
+Ambiguity class ``count``: the alternative counts X in the first branch (answer + 1);
+the ``-1`` branch has no other convention, so its alternative is ``None``.
+Ein has no ``if``: ``Result = R*C + (1-R)*(-1)``.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+
+from closurebench import ein
+from closurebench.graphs import desc, has_path
+from closurebench.tasks.closure.base import (
+    Answer,
+    ClosureStructure,
+    ClosureTask,
+    ein_edges,
+    python_graph,
+)
+from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+
+
+class Conditional(ClosureTask):
+    """Branch on reachability: count X's descendants, or -1.
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> g = Graph(3, ((0, 1), (1, 2)))
+        >>> t = Conditional()
+        >>> t.solve(ClosureStructure("conditional", g, (("X", 0), ("Y", 2))))
+        2
+        >>> t.solve(ClosureStructure("conditional", g, (("X", 2), ("Y", 0))))
+        -1
+    """
+
+    name: ClassVar[str] = "conditional"
+    level: ClassVar[int] = 3
+    result_type: ClassVar[str] = "integer"
+    ambiguity: ClassVar[str | None] = "count"
+    anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+
+    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
+        graph = digraph(g, n, density)
+        x, y = distinct_nodes(g, n, 2)
+        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
+
+    def solve(self, s: ClosureStructure) -> Answer:
+        x, y = s.anchor("X"), s.anchor("Y")
+        return int(desc(s.graph, x).sum()) if has_path(s.graph, x, y) else -1
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        return None if answer == -1 else answer + 1
+
+    def balance_key(self, answer: Answer) -> bool | None:
+        return answer != -1
+
+    def ein_program(self, s: ClosureStructure) -> str:
+        x, y = s.anchor("X"), s.anchor("Y")
+        return (
+            f"// {self.name}\n{ein_edges(s.graph)}\n"
+            f"R = has_path(A, {x}, {y})\nC = sum(desc(A, {x}))\n"
+            "Result = R * C + (1 - R) * (-1)\n:print Result\n"
+        )
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        return float(result.value)
+
+    def python_program(self, s: ClosureStructure) -> str:
+        x, y = s.anchor("X"), s.anchor("Y")
+        return (
+            f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
+            f"if nx.has_path(G, {x}, {y}):\n"
+            f"    answer = len(nx.descendants(G, {x}))\nelse:\n    answer = -1\n"
+            "print(json.dumps(answer))\n"
+        )

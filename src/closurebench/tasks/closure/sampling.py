@@ -1,0 +1,35 @@
+"""Shared sampling helpers for the ClosureBench categories (pure, seeded)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from closurebench.errors import Resample
+from closurebench.graphs import Graph, erdos_renyi
+
+__all__ = ["digraph", "distinct_nodes"]
+
+
+def digraph(g: np.random.Generator, n: int, density: float, *, directed: bool = True) -> Graph:
+    """An Erdős–Rényi graph with edge probability ``density``; no edges → :class:`Resample`.
+
+    Example:
+        >>> from closurebench.seeding import rng
+        >>> digraph(rng(0, "doc"), 6, 0.4).n
+        6
+    """
+    graph = erdos_renyi(g, n, density, directed=directed)
+    if graph.m == 0:
+        raise Resample("the drawn graph has no edges")
+    return graph
+
+
+def distinct_nodes(g: np.random.Generator, n: int, k: int) -> tuple[int, ...]:
+    """``k`` distinct node ids drawn uniformly.
+
+    Example:
+        >>> from closurebench.seeding import rng
+        >>> len(set(distinct_nodes(rng(0, "doc"), 5, 2)))
+        2
+    """
+    return tuple(int(v) for v in g.choice(n, size=k, replace=False))

@@ -1,0 +1,174 @@
+"""ClosureBench question surface: render/read round trips over every knob."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from closurebench.graphs import Graph
+from closurebench.seeding import rng
+from closurebench.surface.closure import (
+    ENCODINGS,
+    FRAMES,
+    LABEL_POOLS,
+    STYLES,
+    ReadError,
+    RoundTripError,
+    certify,
+    general_frames,
+    kinship_frames,
+    labels_for,
+    read_closure,
+    render_closure,
+)
+from closurebench.surface.closure.labels import pool_labels
+from closurebench.surface.closure.questions import (
+    CATEGORY_ANCHORS,
+    CATEGORY_RESULT_TYPES,
+    CONVENTIONS,
+    KINSHIP_CATEGORIES,
+    QUESTIONS,
+    UNDIRECTED_CATEGORIES,
+)
+from closurebench.tasks.closure.base import ClosureStructure
+
+CATEGORIES = sorted(CATEGORY_RESULT_TYPES)
+
+
+def _graph(g: np.random.Generator, n: int, directed: bool) -> Graph:
+    rho = float(g.uniform(0.1, 0.5))
+    pairs = [
+        (u, v)
+        for u in range(n)
+        for v in range(n)
+        if u != v and (directed or u < v) and g.random() < rho
+    ]
+    return Graph(n, pairs, directed=directed)
+
+
+def _structure(category: str, seed: int) -> ClosureStructure:
+    g = rng(seed, "closure-surface-test", category)
+    n = int(g.integers(4, 21))
+    graph = _graph(g, n, category not in UNDIRECTED_CATEGORIES)
+    x, y = (int(v) for v in g.choice(n, size=2, replace=False))
+    values = {"X": x, "Y": y, "k": int(g.integers(1, 4))}
+    anchors = tuple((a, values[a]) for a in CATEGORY_ANCHORS[category])
+    graph2 = _graph(g, n, True) if category == "graph_comparison" else None
+    return ClosureStructure(category, graph, anchors, graph2)
+
+
+def _render(s: ClosureStructure, seed: int, **force: str):
+    return render_closure(
+        s,
+        result_type=CATEGORY_RESULT_TYPES[s.category],
+        kinship=s.category in KINSHIP_CATEGORIES,
+        g=rng(seed, "closure-surface-render"),
+        **force,
+    )
+
+
+def _frames(category: str) -> tuple[str, ...]:
+    return kinship_frames() if category in KINSHIP_CATEGORIES else general_frames()
+
+
+def test_tables_cover_26_categories_and_16_frames() -> None:
+    assert len(CATEGORIES) == 26
+    assert set(QUESTIONS) == set(CONVENTIONS) == set(CATEGORY_ANCHORS) == set(CATEGORIES)
+    assert len(FRAMES) == 16
+    assert len({f.nouns for f in FRAMES.values()}) == 16
+    assert "kinship" in kinship_frames() and "kinship" not in general_frames()
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_round_trip_every_frame_style_encoding(category: str) -> None:
+    for i, (frame, style, enc) in enumerate(
+        itertools.product(_frames(category), STYLES, ENCODINGS)
+    ):
+        s = _structure(category, i % 7)
+        r = _render(s, i, encoding=enc, style=style, domain=frame)
+        assert (r.domain, r.style, r.encoding) == (frame, style, enc)
+        certify(s, r)
+        assert len(set(r.labels)) == s.n == len(r.labels)
+        query = r.question.split("\n\n")[-1]
+        for phrase in CONVENTIONS[category]:
+            assert phrase in query, (category, phrase, query)
+        if enc == "json":
+            lines = [x for x in r.question.splitlines() if x.startswith("{")]
+            assert lines and all(json.loads(x)["nodes"] == list(r.labels) for x in lines)
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_drawn_surface_round_trips_and_is_deterministic(category: str) -> None:
+    for seed in range(12):
+        s = _structure(category, 100 + seed)
+        r = _render(s, seed)
+        assert r == _render(s, seed)
+        assert r.domain in _frames(category)
+        for pool in LABEL_POOLS:
+            certify(s, _render(s, seed, label_pool=pool))
+        certify(s, r)
+
+
+def test_query_sentence_same_across_encodings_and_styles() -> None:
+    s = _structure("conditional", 3)
+    queries = {
+        _render(s, 5, encoding=e, style=st).question.split("\n\n")[-1]
+        for e in ENCODINGS
+        for st in STYLES
+    }
+    assert len(queries) == 1
+
+
+def test_forcing_one_knob_keeps_the_others() -> None:
+    s = _structure("reachability", 1)
+    a, b = _render(s, 9), _render(s, 9, encoding="matrix")
+    assert (a.labels, a.domain, a.style) == (b.labels, b.domain, b.style)
+
+
+def test_large_pools_are_distinct_and_prefix_free() -> None:
+    for pool in LABEL_POOLS:
+        labels = pool_labels(pool, 400)
+        assert len(set(labels)) == 400
+        words = {x for x in labels if " " not in x}
+        assert not any(x.split(" ")[0] in words for x in labels if " " in x), pool
+        assert not any(re.search(r"[,.|\"]| and ", x) for x in labels)
+        assert len(set(labels_for(pool, 40, rng(0, pool)))) == 40
+
+
+def test_large_n_round_trips() -> None:
+    s = ClosureStructure("reach_then_count", _graph(rng(4, "big"), 60, True), (("X", 5),))
+    for enc in ENCODINGS:
+        certify(s, _render(s, 2, encoding=enc, label_pool="names"))
+
+
+def test_isolated_nodes_and_empty_graphs() -> None:
+    s = ClosureStructure("graph_comparison", Graph(5, ()), (("X", 1),), Graph(5, ((1, 4),)))
+    for enc, style in itertools.product(ENCODINGS, STYLES):
+        r = _render(s, 0, encoding=enc, style=style)
+        certify(s, r)
+        assert all(x in r.question.split("\n\n")[0] for x in r.labels)
+
+
+def test_certify_names_the_difference() -> None:
+    s = _structure("reachability", 0)
+    r = _render(s, 0)
+    other = ClosureStructure(s.category, s.graph, (("X", s.anchor("Y")), ("Y", s.anchor("X"))))
+    with pytest.raises(RoundTripError, match="anchors"):
+        certify(other, r)
+    bad = type(r)(r.question.replace(" reach ", " get to ", 1), *list(vars(r).values())[1:])
+    with pytest.raises(RoundTripError, match="cannot read"):
+        certify(s, bad)
+    with pytest.raises(ReadError):
+        read_closure("nonsense", "reachability")
+
+
+def test_no_global_randomness() -> None:
+    root = Path(__file__).resolve().parents[2] / "src/closurebench/surface/closure"
+    for path in root.glob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"(?<![\w.])random\.|np\.random\.(?!Generator)", text), path
