@@ -1,22 +1,25 @@
-"""``closurebench quickstart``: the offline main job.
+"""``closurebench quickstart``: the offline main job, end to end in seconds.
 
-Until the ClosureBench/GRIT generators and the evaluation harness land, the
-quickstart exercises everything that exists end to end, offline and in seconds:
-
-1. samples seeded graphs with the graph core;
-2. computes a handful of ClosureBench-style answers three independent ways —
-   the graph core, an Ein program and NetworkX — and shows that they agree;
-3. runs the paper's own example Ein programs;
-4. times the transitive closure of a 5,000-node graph.
+1. generates a ClosureBench set — one instance of each of the 26 categories — whose
+   answers three independent routes agree on (graph core, Ein program, Python +
+   NetworkX) and whose questions the independent reader parses back exactly;
+2. generates a GRIT set — one graph per task, each in its 8 views (2 forms × 4
+   naming schemes) — with certified exact answers;
+3. writes both as canonical JSONL with manifests under ``--out``;
+4. cross-checks a few answers on a fresh graph three ways on screen, runs the paper's
+   own Ein programs, and times the transitive closure of a 5,000-node graph.
 
 It exits with status 1 if any two routes disagree.
 """
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated
 
 import networkx as nx
 import numpy as np
@@ -27,6 +30,11 @@ from rich.table import Table
 
 from closurebench import __version__, ein
 from closurebench.ein.examples import PAPER_PROGRAMS
+from closurebench.errors import ClosureBenchError
+from closurebench.generate.closure import generate_split
+from closurebench.generate.grit import GritConfig
+from closurebench.generate.grit import write_split as write_grit
+from closurebench.generate.io import load_instances
 from closurebench.graphs import (
     Graph,
     desc,
@@ -42,6 +50,8 @@ from closurebench.graphs import (
     triangle_count,
 )
 from closurebench.seeding import rng
+from closurebench.tasks.closure import CLOSURE_TASKS
+from closurebench.tasks.grit import GRIT_TASKS
 
 
 @dataclass(frozen=True)
@@ -100,25 +110,80 @@ def _checks(seed: int, n: int) -> tuple[Graph, Graph, list[_Check]]:
     return g, u, checks
 
 
+_DEFAULT_OUT = Path("closurebench-quickstart")
+
+
+def _short(value: object, width: int = 38) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _closure_part(console: Console, seed: int, out: Path) -> None:
+    records = generate_split("heldout", seed=seed, count=len(CLOSURE_TASKS), out=out / "closure")
+    table = Table(title="ClosureBench: one instance per category (answers verified three ways)")
+    for col in ("category", "level", "n", "type", "answer", "frame / style / encoding"):
+        table.add_column(col)
+    for r in records:
+        table.add_row(
+            r["category"], str(r["level"]), str(r["n"]), r["result_type"], _short(r["answer"]),
+            f"{r['domain']} / {r['style']} / {r['encoding']}",
+        )  # fmt: skip
+    console.print(table)
+    example = next(r for r in records if r["level"] == 3)
+    console.print(Panel(example["question"], title=f"a level-3 question ({example['category']})"))
+    console.print(f"reference answer: {json.dumps(example['answer'], ensure_ascii=False)}")
+    console.print(Panel(example["programs"]["ein"].strip(), title="its Ein program"))
+
+
+def _grit_part(console: Console, seed: int, out: Path) -> None:
+    config = GritConfig(split="test", seed=seed, count=len(GRIT_TASKS), n_min=8, n_max=12)
+    path, _, _ = write_grit(config, out / "grit")
+    records = load_instances(path)
+    table = Table(title="GRIT: one graph per task, 8 certified views each (exact answers)")
+    for col in ("task", "n", "scenario", "answer (canonical view)", "certificate", "views"):
+        table.add_column(col)
+    for task in GRIT_TASKS:
+        views = [r for r in records if r["task"] == task]
+        canon = next(r for r in views if r["view"] == "standard/canonical")
+        cert = canon.get("certificate") or {}
+        table.add_row(
+            task, str(canon["n"]), canon["scenario"], _short(canon["answer"], 24),
+            f"{cert.get('method', '—')} gap {cert.get('gap', '—')}" if cert else "—",
+            str(len(views)),
+        )  # fmt: skip
+    console.print(table)
+
+
 def quickstart(
-    seed: int = typer.Option(0, help="Master seed: the same seed gives the same run."),
-    n: int = typer.Option(8, min=4, max=60, help="Nodes in the sampled graphs."),
-    show_programs: bool = typer.Option(False, "--programs", help="Print each Ein program."),
+    seed: Annotated[int, typer.Option(help="Master seed: the same seed gives the same run.")] = 0,
+    n: Annotated[
+        int, typer.Option(min=4, max=60, help="Nodes in the on-screen cross-check graphs.")
+    ] = 8,
+    out: Annotated[Path, typer.Option(help="Where the generated JSONL files go.")] = _DEFAULT_OUT,
+    show_programs: Annotated[
+        bool, typer.Option("--programs", help="Print each Ein program.")
+    ] = False,
 ) -> None:
-    """Run the offline quickstart: sample, solve three ways, run the paper's Ein programs."""
+    """Run the offline main job: generate verified ClosureBench and GRIT sets, cross-check."""
     console = Console()
     console.print(
         Panel.fit(
             f"closurebench {__version__} — graph reasoning with proven answers\n"
-            f"seed={seed}, n={n}; everything below runs offline",
+            f"seed={seed}; everything below runs offline; files go to {out}/",
             title="quickstart",
         )
     )
+    try:
+        _closure_part(console, seed, out)
+        _grit_part(console, seed, out)
+    except ClosureBenchError as exc:
+        console.print(f"[red]generation failed: {type(exc).__name__}: {exc}[/]")
+        raise typer.Exit(1) from None
     g, u, checks = _checks(seed, n)
     console.print(f"[bold]Directed graph[/] ({g.n} nodes, {g.m} edges): {list(g.edges)}")
     console.print(f"[bold]Undirected graph[/] ({u.n} nodes, {u.m} edges): {list(u.edges)}\n")
 
-    table = Table(title="One question, three independent routes")
+    table = Table(title=f"On a fresh {n}-node graph: one question, three independent routes")
     for col in ("question", "graph core", "Ein", "NetworkX", "agree"):
         table.add_column(col, justify="left" if col == "question" else "right")
     failures = 0
@@ -164,8 +229,10 @@ def quickstart(
         f"{int(closure.sum()):,} reachable pairs in {ms:.0f} ms (SCC condensation + bitsets)."
     )
     console.print(
-        "\nNext: `closurebench ein run FILE`, `closurebench ein card` (the prompt's syntax card). "
-        "The ClosureBench/GRIT generators and the evaluation harness are in progress."
+        f"\nWrote {out}/closure/closure-heldout.jsonl and {out}/grit/grit-test.jsonl "
+        "(with manifest.json). Next: `closurebench show FILE --index K`, "
+        "`closurebench generate closure --split heldout --out DIR`, "
+        "`closurebench generate grit --split test --out DIR`, `closurebench ein card`."
     )
     if failures:
         console.print(f"[red]{failures} check(s) disagreed[/]")
