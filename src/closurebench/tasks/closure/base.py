@@ -36,8 +36,10 @@ import contextlib
 import io
 import json
 import math
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -56,7 +58,9 @@ __all__ = [
     "Verified",
     "answers_equal",
     "ein_edges",
+    "ein_set",
     "normalize",
+    "not_node",
     "python_graph",
     "run_python",
     "sample_verified",
@@ -199,6 +203,36 @@ def ein_edges(graph: Graph) -> str:
     return f"A = edges([{body}], {graph.n})"
 
 
+def ein_set(result: ein.EinResult, n: int, category: str) -> list[int]:
+    """The node ids ``i`` with ``value[i] == 1`` of an Ein 0/1 vector of length ``n``.
+
+    Raises:
+        VerificationError: if the printed value is not a 0/1 vector of length ``n``.
+
+    Example:
+        >>> r = ein.run("// doc\\nResult = vec([0, 1, 1], 3)\\n:print Result")
+        >>> ein_set(r, 3, "doc")
+        [1, 2]
+    """
+    value = np.asarray(result.value, dtype=float)
+    if value.shape != (n,) or not np.isin(value, (0.0, 1.0)).all():
+        raise VerificationError(
+            f"{category}: the Ein program printed {value.tolist()!r}, "
+            f"not a 0/1 vector of length {n}"
+        )
+    return [i for i in range(n) if value[i] == 1]
+
+
+def not_node(n: int, x: int) -> str:
+    """Ein expression for the 0/1 vector that is 1 everywhere except at node ``x``.
+
+    Example:
+        >>> not_node(4, 2)
+        '(ones(4) - select(eye(4), 2, 0))'
+    """
+    return f"(ones({n}) - select(eye({n}), {x}, 0))"
+
+
 def python_graph(graph: Graph, name: str = "G") -> str:
     """Python lines building ``graph`` as a networkx graph called ``name``.
 
@@ -337,15 +371,43 @@ def verify(task: ClosureTask, s: ClosureStructure, *, attempts: int = 1) -> Veri
         VerificationError: if any two routes disagree (naming the category, the
             structure and every route's answer).
     """
-    solver = task.norm(task.solve(s))
+    return _confirm(task, s, _solve(task, s), attempts)
+
+
+#: Optional per-stage timing sink (stage -> seconds, accumulated) for benchmarks;
+#: set it with ``TIMINGS.set(d)`` (see ``benchmarks/bench_closure_generate.py``).
+TIMINGS: ContextVar[dict[str, float] | None] = ContextVar("closure_timings", default=None)
+
+
+def _add(timings: dict[str, float] | None, stage: str, t0: float) -> float:
+    t1 = time.perf_counter()
+    if timings is not None:
+        timings[stage] = timings.get(stage, 0.0) + (t1 - t0)
+    return t1
+
+
+def _solve(task: ClosureTask, s: ClosureStructure) -> Answer:
+    """Route 1: the graph-core answer, normalised."""
+    t0 = time.perf_counter()
+    answer = task.norm(task.solve(s))
+    _add(TIMINGS.get(), "solve", t0)
+    return answer
+
+
+def _confirm(task: ClosureTask, s: ClosureStructure, solver: Answer, attempts: int) -> Verified:
+    """Routes 2 and 3 (Ein, Python) checked against the solver's answer ``solver``."""
+    timings = TIMINGS.get()
+    t0 = time.perf_counter()
     ein_src = task.ein_program(s)
     try:
         ein_result = ein.run(ein_src)
     except ein.EinError as exc:
         raise VerificationError(f"{task.name}: the Ein program failed: {exc}\n{ein_src}") from None
     by_ein = task.norm(task.ein_answer(ein_result, s))
+    t0 = _add(timings, "ein", t0)
     py_src = task.python_program(s)
     by_python = task.norm(run_python(py_src))
+    _add(timings, "python", t0)
     if not (
         answers_equal(task.result_type, solver, by_ein)
         and answers_equal(task.result_type, solver, by_python)
@@ -377,6 +439,10 @@ def sample_verified(
 ) -> Verified:
     """Draw until a well-posed instance verifies (bounded), from seeds derived from ``parts``.
 
+    The solver's answer is checked against ``want`` first; the Ein and Python routes run
+    only for a draw that passes (so the returned instance is always verified three ways,
+    and a draw rejected for balance costs one solver call).
+
     Args:
         task: The category.
         master: Master seed.
@@ -392,14 +458,21 @@ def sample_verified(
         VerificationError: when routes disagree (a bug; never retried).
     """
     for attempt in range(max_attempts):
+        timings = TIMINGS.get()
+        t0 = time.perf_counter()
         g = rng(master, *parts, "attempt", attempt)
         try:
             s = task.sample(g, n, density)
         except Resample:
+            _add(timings, "sample", t0)
             continue
-        v = verify(task, s, attempts=attempt + 1)
-        if want is not None and task.balance_key(v.answer) not in (None, want):
+        _add(timings, "sample", t0)
+        # The cheap solver answer decides the balance first; the Ein and Python routes
+        # run only for draws that can be kept (every kept draw is checked all three ways).
+        solver = _solve(task, s)
+        if want is not None and task.balance_key(solver) not in (None, want):
             continue
+        v = _confirm(task, s, solver, attempt + 1)
         if accept is not None and not accept(v):
             continue
         return v

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, erdos_renyi
 
-__all__ = ["digraph", "distinct_nodes"]
+__all__ = ["digraph", "distinct_nodes", "draw"]
 
 
 def digraph(g: np.random.Generator, n: int, density: float, *, directed: bool = True) -> Graph:
@@ -33,3 +35,16 @@ def distinct_nodes(g: np.random.Generator, n: int, k: int) -> tuple[int, ...]:
         2
     """
     return tuple(int(v) for v in g.choice(n, size=k, replace=False))
+
+
+def draw(g: np.random.Generator, candidates: list[Any], category: str, what: str) -> Any:
+    """One of ``candidates`` drawn uniformly; none → :class:`~closurebench.errors.Resample`.
+
+    Example:
+        >>> from closurebench.seeding import rng
+        >>> draw(rng(0, "doc"), [(1, 2)], "doc", "pair")
+        (1, 2)
+    """
+    if not candidates:
+        raise Resample(f"{category}: the drawn graph has no well-posed {what}")
+    return candidates[int(g.integers(len(candidates)))]

@@ -45,6 +45,7 @@ from closurebench.errors import (
     VerificationError,
 )
 from closurebench.graphs import Graph, erdos_renyi
+from closurebench.graphs.exact.check import Verdict
 from closurebench.graphs.exact.errors import SolverTimeout
 from closurebench.seeding import SeedPart, derive_seed, rng
 from closurebench.surface.grit import GritStructure, RenderedQuestion
@@ -52,12 +53,14 @@ from closurebench.surface.grit import GritStructure, RenderedQuestion
 __all__ = [
     "DEFAULT_DENSITY",
     "DEFAULT_TIME_LIMIT",
+    "FEASIBILITY_ONLY",
     "CheckError",
     "GritTask",
     "Resample",
     "SampledInstance",
     "Solved",
     "VerificationError",
+    "checked",
     "connected_graph",
     "edge_list",
     "sample_solved",
@@ -70,6 +73,12 @@ DEFAULT_DENSITY: tuple[float, float] = (0.1, 0.3)
 DEFAULT_TIME_LIMIT = 60.0
 #: Largest ``n`` at which NP-hard answers are re-solved by the solver's alternative method.
 CROSS_CHECK_MAX_N = 40
+
+
+#: A lower bound on every GRIT cost, size and colour count. Passed as ``optimum`` to an exact
+#: checker it judges feasibility (and reports the value) without re-solving an NP-hard
+#: problem; :meth:`GritTask._check_value` then compares the value with the certified answer.
+FEASIBILITY_ONLY = 0
 
 
 class CheckError(ClosureBenchError, ValueError):
@@ -112,6 +121,27 @@ class SampledInstance:
     attempts: int
     seed: int
     timings: dict[str, float]
+
+
+def checked(verdict: Verdict, *, optimal: bool = False) -> Any:
+    """The value of a valid :class:`~closurebench.graphs.exact.check.Verdict`.
+
+    Raises:
+        CheckError: with the verdict's reason, if it is invalid (or, with ``optimal``, not
+            fully correct).
+
+    Example:
+        >>> from closurebench.graphs.exact.check import check_cover
+        >>> checked(check_cover(3, [(0, 1), (1, 2)], [1]))
+        1
+        >>> checked(check_cover(3, [(0, 1), (1, 2)], [0]))
+        Traceback (most recent call last):
+        ...
+        closurebench.tasks.grit.base.CheckError: cover leaves edge (1, 2) uncovered
+    """
+    if not verdict.valid or (optimal and not verdict.optimal):
+        raise CheckError(verdict.reason)
+    return verdict.value
 
 
 def edge_list(s: GritStructure) -> list[tuple[int, int, int]]:

@@ -17,13 +17,13 @@ Example:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
+from closurebench.graphs.exact.check import check_bfs_order
 from closurebench.graphs.exact.paths import bfs_order
 from closurebench.surface.grit import GritStructure, RenderedQuestion
 from closurebench.tasks.grit.base import (
@@ -31,6 +31,7 @@ from closurebench.tasks.grit.base import (
     CheckError,
     GritTask,
     Solved,
+    checked,
     connected_graph,
     edge_list,
     to_nx,
@@ -66,26 +67,11 @@ class BfsTask(GritTask):
 
     def check(self, s: GritStructure, solution: Any, rank: Sequence[int] | None = None) -> Any:
         """A valid BFS order (any tie order); with ``rank``, the unique order under it."""
-        order = list(solution or [])
-        if sorted(order) != list(range(s.n)) or not order or order[0] != s.param("source"):
-            raise CheckError(f"order {order} is not a visit of all {s.n} nodes from the source")
-        g = to_nx(s)
-        dist = nx.single_source_shortest_path_length(g, s.param("source"))
-        pos = {v: i for i, v in enumerate(order)}
-        for a, b in itertools.pairwise(order):
-            if dist[a] > dist[b]:
-                raise CheckError(f"order {order} visits {a} after {b} from a nearer layer")
-        # Each node's parent (first-visited neighbour one layer up) must be visited in order.
-        parent = {
-            v: min((u for u in g[v] if dist[u] == dist[v] - 1), key=pos.__getitem__)
-            for v in order[1:]
-        }
-        for a, b in itertools.pairwise(order[1:]):
-            if pos[parent[a]] > pos[parent[b]]:
-                raise CheckError(f"order {order} is not breadth-first at nodes {a}, {b}")
-        if rank is not None and order != nx_bfs_order(s, rank):
-            raise CheckError(f"order {order} does not follow the stated neighbour order")
-        return order
+        verdict = check_bfs_order(
+            s.n, edge_list(s), s.param("source"), solution, neighbour_key=rank, lenient=rank is None
+        )
+        checked(verdict, optimal=True)
+        return list(solution)
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """networkx BFS in numeric order gives the same order; the checker accepts it."""

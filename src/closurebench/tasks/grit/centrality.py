@@ -22,14 +22,15 @@ import networkx as nx
 import numpy as np
 
 from closurebench.graphs.exact.centrality import centrality
+from closurebench.graphs.exact.check import check_centrality
 from closurebench.surface.grit import CENTRALITIES, GritStructure, RenderedQuestion
 from closurebench.tasks.grit.base import (
     DEFAULT_TIME_LIMIT,
-    CheckError,
     GritTask,
     Resample,
     Solved,
     VerificationError,
+    checked,
     connected_graph,
     edge_list,
     to_nx,
@@ -74,13 +75,9 @@ class CentralityTask(GritTask):
         return Solved(answer=r.argmax, solution=r.argmax, extra={"scores": r.scores})
 
     def check(self, s: GritStructure, solution: Any) -> int:
-        """The node is a (networkx-computed) maximiser; returns it."""
-        if not isinstance(solution, int) or not 0 <= solution < s.n:
-            raise CheckError(f"{solution!r} is not a node id in 0..{s.n - 1}")
-        scores = nx_scores(s)
-        if scores[solution] < max(scores) - 1e-12:
-            raise CheckError(f"node {solution} scores {scores[solution]}, below {max(scores)}")
-        return solution
+        """The node is a maximiser of the exact scores; returns it."""
+        checked(check_centrality(s.n, edge_list(s), s.param("centrality"), solution), optimal=True)
+        return int(solution)
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """networkx scores equal the exact ones (1e-9) and give the same argmax."""

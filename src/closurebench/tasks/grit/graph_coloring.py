@@ -19,14 +19,16 @@ from typing import Any
 
 import numpy as np
 
+from closurebench.graphs.exact.check import check_colouring
 from closurebench.graphs.exact.coloring import chromatic_number
 from closurebench.surface.grit import GritStructure
 from closurebench.tasks.grit.base import (
     CROSS_CHECK_MAX_N,
     DEFAULT_TIME_LIMIT,
-    CheckError,
+    FEASIBILITY_ONLY,
     GritTask,
     Solved,
+    checked,
     connected_graph,
     edge_list,
 )
@@ -52,13 +54,7 @@ class GraphColoringTask(GritTask):
 
     def check(self, s: GritStructure, solution: Any) -> int:
         """A proper colouring of every node; returns the number of colours used."""
-        col = list(solution or [])
-        if len(col) != s.n:
-            raise CheckError(f"colouring has {len(col)} entries for {s.n} nodes")
-        for u, v, _ in s.edges:
-            if col[u] == col[v]:
-                raise CheckError(f"adjacent nodes {u} and {v} share colour {col[u]}")
-        return len(set(col))
+        return checked(check_colouring(s.n, edge_list(s), solution, optimum=FEASIBILITY_ONLY))
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """ILP method agrees (n <= 40); colouring valid with exactly ``answer`` colours."""

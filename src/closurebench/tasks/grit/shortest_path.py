@@ -17,20 +17,20 @@ Example:
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import networkx as nx
 import numpy as np
 
 from closurebench.graphs import weighted
+from closurebench.graphs.exact.check import check_path
 from closurebench.graphs.exact.paths import shortest_path
 from closurebench.surface.grit import GritStructure
 from closurebench.tasks.grit.base import (
     DEFAULT_TIME_LIMIT,
-    CheckError,
     GritTask,
     Solved,
+    checked,
     connected_graph,
     edge_list,
     to_nx,
@@ -63,23 +63,11 @@ class ShortestPathTask(GritTask):
         return Solved(answer=int(r.cost), solution=list(r.path))
 
     def check(self, s: GritStructure, solution: Any) -> int:
-        """A path from source to target along existing edges; returns its cost."""
-        w: dict[tuple[int, int], int] = {}
-        for u, v, c in s.edges:
-            w[(u, v)] = c
-            if not s.directed:
-                w[(v, u)] = c
-        path = list(solution or [])
-        if not path or path[0] != s.param("source") or path[-1] != s.param("target"):
-            raise CheckError(f"path {path} does not run from the source to the target")
-        if len(set(path)) != len(path):
-            raise CheckError(f"path {path} repeats a node")
-        cost = 0
-        for a, b in itertools.pairwise(path):
-            if (a, b) not in w:
-                raise CheckError(f"path {path} uses the missing edge ({a}, {b})")
-            cost += w[(a, b)]
-        return cost
+        """A simple path from source to target along existing edges; returns its cost."""
+        verdict = check_path(
+            s.n, edge_list(s), s.param("source"), s.param("target"), solution, directed=s.directed
+        )
+        return checked(verdict)
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """networkx Dijkstra gives the same cost; the path is valid and optimal."""

@@ -22,9 +22,17 @@ from typing import Any
 import numpy as np
 
 from closurebench.graphs import metric_complete
+from closurebench.graphs.exact.check import check_tour
 from closurebench.graphs.exact.tsp import tsp
 from closurebench.surface.grit import GritStructure
-from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT, CheckError, GritTask, Solved
+from closurebench.tasks.grit.base import (
+    DEFAULT_TIME_LIMIT,
+    FEASIBILITY_ONLY,
+    CheckError,
+    GritTask,
+    Solved,
+    checked,
+)
 
 __all__ = ["GRID", "HELD_KARP_MAX_N", "TspTask", "held_karp"]
 
@@ -89,11 +97,10 @@ class TspTask(GritTask):
 
     def check(self, s: GritStructure, solution: Any) -> int:
         """A Hamiltonian cycle (listed once, without repeating the start); returns its cost."""
-        tour = list(solution or [])
-        if sorted(tour) != list(range(s.n)):
-            raise CheckError(f"tour {tour} does not visit each of the {s.n} nodes exactly once")
-        w = self.matrix(s)
-        return sum(w[a][b] for a, b in zip(tour, tour[1:] + tour[:1], strict=True))
+        cost = checked(check_tour(self.matrix(s), solution, optimum=FEASIBILITY_ONLY))
+        if len(solution) != s.n:
+            raise CheckError(f"tour lists {len(solution)} nodes; list each of the {s.n} once")
+        return cost
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """Checker + closed certificate; Held-Karp agrees for small ``n``."""

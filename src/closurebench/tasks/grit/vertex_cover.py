@@ -19,14 +19,16 @@ from typing import Any
 
 import numpy as np
 
+from closurebench.graphs.exact.check import check_cover
 from closurebench.graphs.exact.cover import vertex_cover
 from closurebench.surface.grit import GritStructure
 from closurebench.tasks.grit.base import (
     CROSS_CHECK_MAX_N,
     DEFAULT_TIME_LIMIT,
-    CheckError,
+    FEASIBILITY_ONLY,
     GritTask,
     Solved,
+    checked,
     connected_graph,
     edge_list,
 )
@@ -51,14 +53,8 @@ class VertexCoverTask(GritTask):
         )
 
     def check(self, s: GritStructure, solution: Any) -> int:
-        """A set of node ids touching every edge; returns its size."""
-        cover = set(solution or [])
-        if len(cover) != len(list(solution or [])) or not cover <= set(range(s.n)):
-            raise CheckError(f"cover {solution} has repeated or unknown nodes")
-        for u, v, _ in s.edges:
-            if u not in cover and v not in cover:
-                raise CheckError(f"edge ({u}, {v}) is not covered")
-        return len(cover)
+        """A set of distinct node ids touching every edge; returns its size."""
+        return checked(check_cover(s.n, edge_list(s), solution, optimum=FEASIBILITY_ONLY))
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
         """ILP method agrees (n <= 40); the cover is valid with ``answer`` nodes."""

@@ -19,10 +19,10 @@ from closurebench.tasks.closure.base import (
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
     python_graph,
 )
-from closurebench.tasks.closure.l1._common import ein_set
-from closurebench.tasks.closure.l1._kinship import sample_kinship
+from closurebench.tasks.closure.kinship import sample_kinship
 
 
 def ancestors(graph: Graph, x: int) -> set[int]:

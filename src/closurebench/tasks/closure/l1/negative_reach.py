@@ -24,10 +24,10 @@ from closurebench.tasks.closure.base import (
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
     python_graph,
 )
-from closurebench.tasks.closure.l1._common import draw, ein_set
-from closurebench.tasks.closure.sampling import digraph
+from closurebench.tasks.closure.sampling import digraph, draw
 
 
 class NegativeReach(ClosureTask):

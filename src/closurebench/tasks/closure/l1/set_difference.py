@@ -24,10 +24,11 @@ from closurebench.tasks.closure.base import (
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
+    not_node,
     python_graph,
 )
-from closurebench.tasks.closure.l1._common import draw, ein_set, not_node
-from closurebench.tasks.closure.sampling import digraph
+from closurebench.tasks.closure.sampling import digraph, draw
 
 
 def _desc_matrix(graph: Graph) -> np.ndarray:

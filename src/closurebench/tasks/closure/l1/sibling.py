@@ -19,10 +19,11 @@ from closurebench.tasks.closure.base import (
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
+    not_node,
     python_graph,
 )
-from closurebench.tasks.closure.l1._common import ein_set, not_node
-from closurebench.tasks.closure.l1._kinship import children, parents, sample_kinship
+from closurebench.tasks.closure.kinship import children, parents, sample_kinship
 
 
 def siblings(graph: Graph, x: int) -> set[int]:

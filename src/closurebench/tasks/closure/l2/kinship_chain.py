@@ -14,23 +14,21 @@ from typing import ClassVar
 import numpy as np
 
 from closurebench import ein
-from closurebench.errors import Resample
 from closurebench.graphs import Graph, kinship_dag
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
     python_graph,
 )
-from closurebench.tasks.closure.l2.reach_then_filter import vector_ids
+from closurebench.tasks.closure.kinship import children
+from closurebench.tasks.closure.sampling import draw
 
 
 def _grandchildren(graph: Graph, x: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for p, c in graph.edges:
-        children.setdefault(p, []).append(c)
-    return {gc for c in children.get(x, []) for gc in children.get(c, [])}
+    return {gc for c in children(graph, x) for gc in children(graph, c)}
 
 
 class KinshipChain(ClosureTask):
@@ -52,10 +50,7 @@ class KinshipChain(ClosureTask):
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = kinship_dag(g, n).graph
-        candidates = [v for v in range(n) if _grandchildren(graph, v)]
-        if not candidates:
-            raise Resample("nobody in the family tree has a grandchild")
-        x = int(candidates[int(g.integers(len(candidates)))])
+        x = draw(g, [v for v in range(n) if _grandchildren(graph, v)], self.name, "grandparent")
         return ClosureStructure(self.name, graph, (("X", x),))
 
     def solve(self, s: ClosureStructure) -> Answer:
@@ -70,7 +65,7 @@ class KinshipChain(ClosureTask):
         )
 
     def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return vector_ids(result.value)
+        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -15,29 +15,17 @@ from typing import ClassVar
 import numpy as np
 
 from closurebench import ein
-from closurebench.errors import Resample, VerificationError
+from closurebench.errors import Resample
 from closurebench.graphs import desc, out_degrees
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.sampling import digraph, distinct_nodes
-
-
-def vector_ids(value: np.ndarray) -> list[int]:
-    """The ids where a 0/1 Ein vector is 1 (raises if it is not a 0/1 vector).
-
-    Example:
-        >>> vector_ids(np.array([0.0, 1.0, 1.0]))
-        [1, 2]
-    """
-    arr = np.asarray(value, dtype=float)
-    if arr.ndim != 1 or not np.isin(arr, (0.0, 1.0)).all():
-        raise VerificationError(f"expected a 0/1 vector from Ein, got {arr!r}")
-    return [int(i) for i in np.flatnonzero(arr)]
 
 
 class ReachThenFilter(ClosureTask):
@@ -78,7 +66,7 @@ class ReachThenFilter(ClosureTask):
         )
 
     def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return vector_ids(result.value)
+        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, k = s.anchor("X"), s.anchor("k")

@@ -21,9 +21,9 @@ from closurebench.tasks.closure.base import (
     ClosureStructure,
     ClosureTask,
     ein_edges,
+    ein_set,
     python_graph,
 )
-from closurebench.tasks.closure.l2.reach_then_filter import vector_ids
 from closurebench.tasks.closure.sampling import digraph, distinct_nodes
 
 
@@ -73,7 +73,7 @@ class ChainOfFilters(ClosureTask):
         )
 
     def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return vector_ids(result.value)
+        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y, k = s.anchor("X"), s.anchor("Y"), s.anchor("k")

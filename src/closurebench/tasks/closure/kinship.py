@@ -1,4 +1,4 @@
-"""Kinship helpers for the L1 kinship categories (ancestor, sibling, cousin).
+"""Kinship helpers shared by the kinship categories (L1 ancestor/sibling/cousin, L2 chain).
 
 A kinship graph has an edge ``p -> c`` when ``p`` is a parent of ``c``
 (:func:`closurebench.graphs.kinship_dag`, ``max_children=3``, at most two parents).
@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from closurebench.errors import Resample
 from closurebench.graphs import Graph, kinship_dag
 from closurebench.tasks.closure.base import ClosureStructure
+from closurebench.tasks.closure.sampling import draw
 
 __all__ = ["children", "parents", "sample_kinship"]
 
@@ -55,8 +55,7 @@ def sample_kinship(
         True
     """
     graph = kinship_dag(g, n, max_children=3).graph
-    candidates = [x for x in range(n) if answer(graph, x)]
-    if not candidates:
-        raise Resample(f"{category}: nobody has a non-empty answer")
-    x = candidates[int(g.integers(len(candidates)))]
+    x = draw(
+        g, [x for x in range(n) if answer(graph, x)], category, "anchor with a non-empty answer"
+    )
     return ClosureStructure(category, graph, (("X", x),))
