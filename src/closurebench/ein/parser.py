@@ -36,6 +36,8 @@ from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 
 __all__ = ["parse", "with_source"]
 
+_GRAMMAR = resources.files("closurebench.ein").joinpath("grammar.lark").read_text("utf-8")
+
 _OPEN = {"LPAR", "LSQB"}
 _CLOSE = {"RPAR", "RSQB"}
 
@@ -53,6 +55,7 @@ _FRIENDLY = {
     "LPAR": "`(`",
     "RPAR": "`)`",
     "LSQB": "`[`",
+    "NUMLIST": "`[`",
     "RSQB": "`]`",
     "_NL": "end of line",
     "$END": "end of program",
@@ -166,6 +169,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
         span = ast.Span(open_.line, open_.column, open_.start_pos, close.end_pos)
         return ast.ListLiteral(span, items, _depth(*items))
 
+    def numlist(self, c: list[Any]) -> ast.ListLiteral:
+        """A one-line number list read as one token: the tree ``list`` would build."""
+        (tok,) = c
+        return _numlist(str(tok), tok.line, tok.column, tok.start_pos)
+
     def signed(self, c: list[Any]) -> ast.Number:
         num = _number(c[-1])
         if len(c) == 1:
@@ -194,11 +202,303 @@ def _number(tok: Token) -> ast.Number:
     return ast.Number(_span_tok(tok), value)
 
 
+def _numlist(text: str, line: int, col0: int, pos0: int) -> ast.ListLiteral:
+    """The tree rule ``list`` builds for a NUMLIST token ``text`` at line/column/offset."""
+    Span, Number = ast.Span, ast.Number
+    stack: list[tuple[int, list[Any]]] = []
+    minus = -1
+    out: ast.ListLiteral | None = None
+    for m in _NUMLIST_PART.finditer(text):
+        kind = m.lastgroup
+        at = m.start()
+        if kind == "NUMBER":
+            digits = m.group()
+            end = pos0 + m.end()
+            value = float(digits)
+            if value == float("inf"):
+                raise EinSyntaxError(
+                    f"number {digits} is too large for float64; use a value below 1.8e308",
+                    line=line,
+                    column=col0 + at,
+                )
+            if minus < 0:
+                num = Number(Span(line, col0 + at, pos0 + at, end), value)
+            else:
+                num = Number(Span(line, col0 + minus, pos0 + minus, end), -value)
+                minus = -1
+            stack[-1][1].append(num)
+        elif kind == "LSQB":
+            stack.append((at, []))
+        elif kind == "RSQB":
+            start, items = stack.pop()
+            span = Span(line, col0 + start, pos0 + start, pos0 + at + 1)
+            lit = ast.ListLiteral(span, tuple(items), _depth(*items))
+            if stack:
+                stack[-1][1].append(lit)
+            else:
+                out = lit
+        else:
+            minus = at
+    assert out is not None
+    return out
+
+
+class _NotFast(Exception):
+    """The fast path declines; lark parses the source (and reports any error)."""
+
+
+_FAST_TOKEN = re.compile(
+    r"(?P<WS>[ \t\r]+)|(?P<COMMENT>//[^\n]*)|(?P<NL>\n)|(?P<NAME>[A-Za-z_][A-Za-z0-9_]*)"
+    r"|(?P<NUMBER>(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)|(?P<PRINT>:print\b)|(?P<OP>[-+*/=,()\[\]])"
+)
+# The grammar's own NUMLIST pattern (one definition for both paths).
+_FAST_NUMLIST = re.compile(
+    next(x[len("NUMLIST.2: /") : -1] for x in _GRAMMAR.splitlines() if x.startswith("NUMLIST"))
+)
+_FAST_OPS = {
+    "-": "MINUS",
+    "+": "PLUS",
+    "*": "STAR",
+    "/": "SLASH",
+    "=": "EQUAL",
+    ",": "COMMA",
+    "(": "LPAR",
+    ")": "RPAR",
+    "[": "LSQB",
+    "]": "RSQB",
+}
+
+
+class _Fast:
+    """A recursive-descent reading of the same grammar, for well-formed programs only.
+
+    It builds exactly the tree lark + :class:`_Build` would, and raises
+    :class:`_NotFast` at anything unusual (any syntax error included), so every error
+    message still comes from lark. Tokens are ``(type, text, start, end, line, column)``.
+    """
+
+    __slots__ = ("i", "toks")
+
+    def __init__(self, source: str) -> None:
+        toks: list[tuple[str, str, int, int, int, int]] = []
+        line, line_start, pos, depth, after_newline = 1, 0, 0, 0, True
+        n = len(source)
+        match = _FAST_TOKEN.match
+        numlist = _FAST_NUMLIST.match
+        ops = _FAST_OPS
+        while pos < n:
+            m = match(source, pos)
+            if m is None:
+                raise _NotFast
+            kind = m.lastgroup
+            end = m.end()
+            if kind == "NL":
+                if depth == 0 and not after_newline:
+                    toks.append(("_NL", "\n", pos, end, line, pos - line_start + 1))
+                    after_newline = True
+                line += 1
+                line_start = end
+            elif kind == "WS" or kind == "COMMENT":
+                pass
+            else:
+                text = m.group()
+                if kind == "OP":
+                    kind = ops[text]
+                    if kind == "LSQB" and (m := numlist(source, pos)) is not None:
+                        kind, text, end = "NUMLIST", m.group(), m.end()
+                    elif kind == "LPAR" or kind == "LSQB":
+                        depth += 1
+                    elif (kind == "RPAR" or kind == "RSQB") and depth > 0:
+                        depth -= 1
+                toks.append((kind, text, pos, end, line, pos - line_start + 1))
+                after_newline = False
+            pos = end
+        toks.append(("$END", "", n, n, line, n - line_start + 1))
+        self.toks = toks
+        self.i = 0
+
+    def _peek(self) -> str:
+        return self.toks[self.i][0]
+
+    def _take(self, kind: str) -> tuple[str, str, int, int, int, int]:
+        tok = self.toks[self.i]
+        if tok[0] != kind:
+            raise _NotFast
+        self.i += 1
+        return tok
+
+    def program(self) -> tuple[ast.Statement, ...]:
+        out: list[ast.Statement] = []
+        while self._peek() != "$END":
+            out.append(self._stmt())
+            if self._peek() == "_NL":
+                self.i += 1
+            elif self._peek() != "$END":
+                raise _NotFast
+        return tuple(out)
+
+    def _stmt(self) -> ast.Statement:
+        tok = self.toks[self.i]
+        if tok[0] == "PRINT":
+            self.i += 1
+            value = self._expr()
+            return ast.Print(ast.Span(tok[4], tok[5], tok[2], value.span.end), value, "")
+        name = self._take("NAME")
+        if self._peek() == "LSQB":
+            self.i += 1
+            indices = self._indices()
+            self._take("EQUAL")
+            value = self._expr()
+            span = ast.Span(name[4], name[5], name[2], value.span.end)
+            return ast.EinsumAssign(span, name[1], indices, value)
+        self._take("EQUAL")
+        value = self._expr()
+        return ast.Assign(ast.Span(name[4], name[5], name[2], value.span.end), name[1], value)
+
+    def _indices(self) -> tuple[ast.Index, ...]:
+        """``index (COMMA index)* RSQB`` after an opening bracket (names only)."""
+        out = []
+        while True:
+            tok = self._take("NAME")
+            out.append(ast.Index(ast.Span(tok[4], tok[5], tok[2], tok[3]), tok[1]))
+            if self._peek() != "COMMA":
+                break
+            self.i += 1
+        self._take("RSQB")
+        return tuple(out)
+
+    def _expr(self) -> Any:
+        left = self._term()
+        while self._peek() in ("PLUS", "MINUS"):
+            op = self.toks[self.i]
+            self.i += 1
+            right = self._term()
+            span = ast.Span(op[4], op[5], left.span.start, right.span.end)
+            left = ast.BinOp(span, op[1], left, right, False, _depth(left, right))
+        return left
+
+    def _term(self) -> Any:
+        left = self._unary()
+        while self._peek() in ("STAR", "SLASH"):
+            op = self.toks[self.i]
+            self.i += 1
+            right = self._unary()
+            span = ast.Span(op[4], op[5], left.span.start, right.span.end)
+            left = ast.BinOp(span, op[1], left, right, False, _depth(left, right))
+        return left
+
+    def _unary(self) -> Any:
+        op = self.toks[self.i]
+        if op[0] == "MINUS":
+            self.i += 1
+            operand = self._unary()
+            return ast.Neg(
+                ast.Span(op[4], op[5], op[2], operand.span.end), operand, _depth(operand)
+            )
+        left = self._postfix()
+        while self._peek() == "NAME":  # juxtaposition: every later factor is indexed
+            right = self._postfix()
+            if not isinstance(right, ast.Indexed):
+                raise _NotFast
+            span = ast.Span(right.span.line, right.span.column, left.span.start, right.span.end)
+            left = ast.BinOp(span, "*", left, right, True, _depth(left, right))
+        return left
+
+    def _postfix(self) -> Any:
+        tok = self.toks[self.i]
+        kind = tok[0]
+        if kind == "NAME":
+            self.i += 1
+            if self._peek() == "LPAR":
+                base: Any = self._call(tok)
+            else:
+                base = ast.Name(ast.Span(tok[4], tok[5], tok[2], tok[3]), tok[1])
+            if self._peek() != "LSQB":
+                return base
+            self.i += 1
+            indices = self._indices()
+            close = self.toks[self.i - 1]
+            span = ast.Span(base.span.line, base.span.column, base.span.start, close[3])
+            return ast.Indexed(span, base, indices, _depth(base))
+        if kind == "NUMBER":
+            self.i += 1
+            return self._number(tok)
+        if kind == "LSQB":
+            return self._list()
+        if kind == "NUMLIST":
+            self.i += 1
+            return _numlist(tok[1], tok[4], tok[5], tok[2])
+        if kind == "LPAR":
+            self.i += 1
+            inner = self._expr()
+            close = self._take("RPAR")
+            span = ast.Span(tok[4], tok[5], tok[2], close[3])
+            return ast.Group(span, inner, _depth(inner))
+        raise _NotFast
+
+    def _call(self, name: tuple[str, str, int, int, int, int]) -> ast.Call:
+        self.i += 1  # LPAR
+        args = []
+        if self._peek() != "RPAR":
+            args.append(self._expr())
+            while self._peek() == "COMMA":
+                self.i += 1
+                args.append(self._expr())
+        close = self._take("RPAR")
+        span = ast.Span(name[4], name[5], name[2], close[3])
+        return ast.Call(span, name[1], tuple(args), _depth(*args))
+
+    def _list(self) -> ast.ListLiteral:
+        open_ = self._take("LSQB")
+        items: list[Any] = []
+        if self._peek() != "RSQB":
+            while True:
+                tok = self.toks[self.i]
+                if tok[0] == "LSQB":
+                    items.append(self._list())
+                elif tok[0] == "NUMLIST":
+                    self.i += 1
+                    items.append(_numlist(tok[1], tok[4], tok[5], tok[2]))
+                elif tok[0] == "MINUS":
+                    self.i += 1
+                    num = self._number(self._take("NUMBER"))
+                    span = ast.Span(tok[4], tok[5], tok[2], num.span.end)
+                    items.append(ast.Number(span, -num.value))
+                else:
+                    items.append(self._number(self._take("NUMBER")))
+                if self._peek() != "COMMA":
+                    break
+                self.i += 1
+        close = self._take("RSQB")
+        span = ast.Span(open_[4], open_[5], open_[2], close[3])
+        return ast.ListLiteral(span, tuple(items), _depth(*items))
+
+    @staticmethod
+    def _number(tok: tuple[str, str, int, int, int, int]) -> ast.Number:
+        value = float(tok[1])
+        if value == float("inf"):
+            raise _NotFast
+        return ast.Number(ast.Span(tok[4], tok[5], tok[2], tok[3]), value)
+
+
+def _fast_parse(source: str) -> tuple[ast.Statement, ...] | None:
+    """The statements by :class:`_Fast`, or ``None`` when lark must parse ``source``."""
+    try:
+        return _Fast(source).program()
+    except (_NotFast, EinSyntaxError, RecursionError):
+        return None
+
+
+# The pieces of a NUMLIST token (commas and blanks are skipped).
+_NUMLIST_PART = re.compile(
+    r"(?P<LSQB>\[)|(?P<RSQB>\])|(?P<MINUS>-)|(?P<NUMBER>(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?)"
+)
+
+
 @cache
 def _parser() -> Lark:
-    grammar = resources.files("closurebench.ein").joinpath("grammar.lark").read_text("utf-8")
     return Lark(
-        grammar,
+        _GRAMMAR,
         parser="lalr",
         lexer="contextual",
         postlex=_NewlinePostLex(),
@@ -257,7 +557,7 @@ def _syntax_error(exc: UnexpectedInput, source: str) -> EinSyntaxError:
         return EinSyntaxError(msg, line=exc.line, column=exc.column)
     if isinstance(exc, UnexpectedToken) and exc.token.type != "$END":
         tok = exc.token
-        shown = "end of line" if tok.type == "_NL" else f"`{tok}`"
+        shown = {"_NL": "end of line", "NUMLIST": "`[`"}.get(tok.type, f"`{tok}`")
         pos = tok.start_pos if tok.start_pos is not None else len(source)
         hint = _unclosed_hint(source, pos)
         msg = f"unexpected {shown}" + _expected(exc.expected, in_brackets=bool(hint)) + hint
@@ -330,7 +630,9 @@ def parse(source: str, *, limits: Limits | None = None) -> ast.Program:
         )
     _check_size(source, limits)
     try:
-        statements = _parser().parse(source)
+        statements = _fast_parse(source)
+        if statements is None:
+            statements = _parser().parse(source)
     except UnexpectedInput as exc:
         raise with_source(_syntax_error(exc, source), source) from None
     except EinSyntaxError as exc:

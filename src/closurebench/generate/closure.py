@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import math
+import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -42,10 +43,11 @@ from closurebench.generate.io import write_jsonl
 from closurebench.seeding import derive_seed, rng
 from closurebench.surface.closure import ENCODINGS, certify, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
-from closurebench.tasks.closure.base import ClosureTask, Verified, sample_verified
+from closurebench.tasks.closure.base import TIMINGS, ClosureTask, Verified, sample_verified
 
 __all__ = [
     "SPLITS",
+    "STAGES",
     "ClosureConfig",
     "generate_instance",
     "generate_records",
@@ -57,6 +59,10 @@ __all__ = [
 
 #: Draws of the knobs (n, ρ) before a category is declared impossible for the ranges.
 _KNOB_DRAWS = 20
+
+#: Stages a ``timings`` dict reports: sampling draws, the graph-core solver, the Ein
+#: route, the Python route, rendering, and reading back (certify).
+STAGES = ("sample", "solve", "ein", "python", "render", "certify")
 
 #: Default number of instances per split.
 SPLITS: Mapping[str, int] = {"train": 1300, "heldout": 1300, "finetune": 2500}
@@ -165,9 +171,32 @@ def _want(task: ClosureTask, index: int) -> bool | None:
 
 
 def generate_instance(
-    config: ClosureConfig, category: str, index: int, seen: set[str] | None = None
+    config: ClosureConfig,
+    category: str,
+    index: int,
+    seen: set[str] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> dict[str, Any]:
-    """Generate one certified instance record (see the module docstring for seeds)."""
+    """Generate one certified instance record (see the module docstring for seeds).
+
+    With ``timings``, the seconds spent per stage (:data:`STAGES`) are added to it.
+    """
+    if timings is None:
+        return _generate_instance(config, category, index, seen, None)
+    token = TIMINGS.set(timings)
+    try:
+        return _generate_instance(config, category, index, seen, timings)
+    finally:
+        TIMINGS.reset(token)
+
+
+def _generate_instance(
+    config: ClosureConfig,
+    category: str,
+    index: int,
+    seen: set[str] | None,
+    timings: dict[str, float] | None,
+) -> dict[str, Any]:
     task = CLOSURE_TASKS[category]
     structural = derive_seed(config.seed, "closure", config.split, "structure", category, index)
     lo, hi = max(config.n_min, task.min_n), max(config.n_max, task.min_n)
@@ -196,6 +225,7 @@ def generate_instance(
             f"n {lo}..{hi}, ρ {config.density_min}..{config.density_max}; widen the ranges"
         )
     s = verified.structure
+    t0 = time.perf_counter()
     for redraw in range(100):
         surface = derive_seed(
             config.seed, "closure", config.split, "surface", category, index, redraw
@@ -209,7 +239,13 @@ def generate_instance(
             break
     else:  # pragma: no cover - 100 colliding surfaces would need a degenerate config
         raise ConfigError(f"{category} #{index}: 100 surface draws all duplicated a question")
+    if timings is not None:
+        t1 = time.perf_counter()
+        timings["render"] = timings.get("render", 0.0) + (t1 - t0)
+        t0 = t1
     certify(s, rendered)
+    if timings is not None:
+        timings["certify"] = timings.get("certify", 0.0) + (time.perf_counter() - t0)
     if seen is not None:
         seen.add(rendered.question)
     labels = list(rendered.labels)
@@ -245,13 +281,18 @@ def generate_instance(
 
 
 def generate_records(
-    config: ClosureConfig, progress: Callable[[dict[str, Any]], None] | None = None
+    config: ClosureConfig,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+    timings: dict[str, float] | None = None,
 ) -> list[dict[str, Any]]:
-    """Generate every record of ``config`` in plan order (no duplicate question texts)."""
+    """Generate every record of ``config`` in plan order (no duplicate question texts).
+
+    With ``timings``, seconds per stage (:data:`STAGES`) are accumulated into it.
+    """
     seen: set[str] = set()
     records = []
     for category, index in config.plan():
-        record = generate_instance(config, category, index, seen)
+        record = generate_instance(config, category, index, seen, timings)
         records.append(record)
         if progress is not None:
             progress(record)

@@ -146,23 +146,67 @@ def _graph(
     return edges
 
 
-def _query_regex(template: str, vocab: dict[str, str], labels: list[str], frame: Frame) -> str:
-    """Regex matching the filled ``template``, with groups for X, Y and k."""
+_SLOT = re.compile(r"@@(X|Y|k|kn)@@")
+
+
+def _query_parts(template: str, vocab: dict[str, str]) -> list[str]:
+    """The filled ``template`` as ``[text, slot, text, ..., slot, text]``.
+
+    Slots are ``X``/``Y`` (one declared label), ``k`` (digits) and ``kn`` (the frame's
+    plural or singular noun).
+    """
     marks = {"X": "@@X@@", "Y": "@@Y@@", "k": "@@k@@", "k_nouns": "@@kn@@"}
-    text = re.escape(template.format(**vocab, **marks))
-    alt = "|".join(re.escape(x) for x in sorted(labels, key=lambda x: (-len(x), x)))
-    seen: set[str] = set()
+    return _SLOT.split(template.format(**vocab, **marks))
 
-    def sub(m: re.Match[str]) -> str:
-        name = m.group(1)
+
+def _match_query(
+    parts: list[str], text: str, labels: list[str], frame: Frame
+) -> dict[str, str] | None:
+    """Full match of ``text`` against :func:`_query_parts`, or ``None``.
+
+    A backtracking matcher with exactly the semantics of the regular expression
+    ``text (?P<X>L1|L2|...) text (?P=X) ... (?P<k>\\d+) ... (?:nouns|noun) text``: a
+    label slot tries the declared labels longest first (ties in string order), a
+    repeated slot must repeat its first value, ``k`` takes the longest run of digits
+    first, the noun slot tries the plural first; the first full match wins. (Compiling
+    that expression anew for every question's labels was most of the reader's time.)
+    """
+    alts = sorted(labels, key=lambda x: (-len(x), x))
+    nouns = (frame.nouns, frame.noun)
+    end = len(text)
+    last = len(parts) - 1
+
+    def step(i: int, pos: int, bound: dict[str, str]) -> dict[str, str] | None:
+        lit = parts[i]
+        if not text.startswith(lit, pos):
+            return None
+        pos += len(lit)
+        if i == last:
+            return bound if pos == end else None
+        name = parts[i + 1]
         if name == "kn":
-            return f"(?:{re.escape(frame.nouns)}|{re.escape(frame.noun)})"
-        if name in seen:
-            return f"(?P={name})"
-        seen.add(name)
-        return rf"(?P<{name}>\d+)" if name == "k" else f"(?P<{name}>{alt})"
+            candidates: list[str] | tuple[str, ...] = nouns
+        elif name in bound:
+            candidates = (bound[name],)
+        elif name == "k":
+            stop = pos
+            while stop < end and text[stop].isdecimal():
+                stop += 1
+            candidates = [text[pos:j] for j in range(stop, pos, -1)]
+        else:
+            candidates = alts
+        for value in candidates:
+            if text.startswith(value, pos):
+                got = step(
+                    i + 2,
+                    pos + len(value),
+                    bound if name == "kn" or name in bound else {**bound, name: value},
+                )
+                if got is not None:
+                    return got
+        return None
 
-    return re.sub(r"@@(X|Y|k|kn)@@", sub, text)
+    return step(0, 0, {})
 
 
 def read_closure(question: str, category: str) -> ClosureStructure:
@@ -210,13 +254,14 @@ def read_closure(question: str, category: str) -> ClosureStructure:
 
     vocab = vocabulary(frame, kinship)
     answer = ANSWER_FORMS[CATEGORY_RESULT_TYPES[category]]
-    pattern = _query_regex(QUESTIONS[category], vocab, labels, frame) + " " + re.escape(answer)
-    q = re.fullmatch(pattern, paras[-1])
+    parts = _query_parts(QUESTIONS[category], vocab)
+    parts[-1] += " " + answer
+    q = _match_query(parts, paras[-1], labels, frame)
     if q is None:
         raise ReadError(f"query {paras[-1]!r} does not match the {category} template")
     known = {x: i for i, x in enumerate(labels)}
     anchors = tuple(
-        (name, int(value) if name == "k" else known[value]) for name, value in q.groupdict().items()
+        (name, int(value) if name == "k" else known[value]) for name, value in q.items()
     )
 
     def build(edges: list[tuple[int, int]]) -> Graph:
