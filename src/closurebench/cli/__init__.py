@@ -10,8 +10,10 @@ import typer
 
 from closurebench import __version__
 from closurebench.cli import ein as ein_cmd
+from closurebench.cli import eval as eval_cmd
 from closurebench.cli import generate as generate_cmd
 from closurebench.cli import quickstart as quickstart_cmd
+from closurebench.cli import report as report_cmd
 from closurebench.cli import show as show_cmd
 
 app = typer.Typer(
@@ -47,6 +49,8 @@ app.add_typer(ein_cmd.app, name="ein")
 app.add_typer(generate_cmd.app, name="generate")
 app.command("quickstart")(quickstart_cmd.quickstart)
 app.command("show")(show_cmd.show)
+app.command("eval")(eval_cmd.eval_cmd)
+app.command("report")(report_cmd.report_cmd)
 
 
 def main() -> None:

@@ -1,13 +1,29 @@
-"""Answer extraction from untrusted model text.
+r"""Answer extraction from untrusted model text.
 
-The papers ask for a JSON object with an ``"answer"`` field. :func:`extract_answer`
-accepts, in order: the whole text as JSON (an object with ``"answer"``, or a bare
-JSON value), then the last ``{"answer": ...}`` object embedded in longer text.
-It never raises: malformed text is an outcome (``status``), not an exception.
+Two answer forms exist:
 
-Statuses: ``ok`` (a value was found), ``format_error`` (JSON-like text or an object
-without ``"answer"``), ``no_answer`` (nothing answer-like at all: empty, refusal,
-truncated reasoning).
+* **JSON** (ClosureBench, paper Appendix I): the whole text as JSON (an object with
+  ``"answer"``, or a bare JSON value), else the last ``{"answer": ...}`` object embedded in
+  longer text.
+* **GRIT** (``spec/grit.md``, paper §4.2/§5.1): an ``<answer>…</answer>`` block (the last one
+  wins; an unclosed final ``<answer>`` runs to the end of the text) or, when there is no
+  block, the last ``\boxed{…}`` (balanced braces). The content is parsed as JSON when
+  possible (an object with ``"answer"`` yields that field; any other JSON value, including
+  an object such as a colouring ``{name: colour}``, is the value), else as a number, a list
+  of names (separated by ``->``/``→``, or by commas/semicolons/new lines), or one bare
+  string. ``\boxed{}`` inside a block and ``\text{…}`` wrappers are unwrapped.
+
+:func:`extract_answer` never raises: malformed text is an outcome (``status``).
+
+Statuses:
+    ``ok``: a value was found.
+    ``format_error``: something answer-like is there but unusable: malformed JSON (an
+    object that does not parse, an unclosed ``{`` at the end of the text), an object
+    without ``"answer"``, an empty or unbalanced answer block / ``\boxed{``, and — in
+    JSON mode — an answer block or ``\boxed`` instead of the required JSON object.
+    ``no_answer``: nothing answer-like at all: empty text, a refusal, reasoning that was
+    cut off before any answer (braces of closed math like ``{B, C}`` in prose do not count
+    as an answer attempt).
 
 Example:
     >>> extract_answer('{"answer": [1, 2]}')
@@ -18,17 +34,31 @@ Example:
     'format_error'
     >>> extract_answer('').status
     'no_answer'
+    >>> extract_answer('<think>hm</think><answer>A -> B -> C</answer>', grit=True).value
+    ['A', 'B', 'C']
+    >>> extract_answer(r'so the cost is \boxed{17}.', grit=True).value
+    17
+    >>> extract_answer('<answer>17</answer>').status
+    'format_error'
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Extracted", "extract_answer"]
+__all__ = ["Extracted", "extract_answer", "parse_block"]
 
 _DECODER = json.JSONDecoder()
+_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+_OPEN = re.compile(r"<answer>", re.IGNORECASE)
+_BOXED = "\\boxed{"
+_TEXT = re.compile(r"^\\(?:text|mathrm|textbf)\{(.*)\}$", re.DOTALL)
+_ANSWER_KEY = re.compile(r"""[{,]\s*["']?answer["']?\s*:""", re.IGNORECASE)
+_JSONISH_OPEN = re.compile(r"""\{\s*["'\[{]""")
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -39,28 +69,119 @@ class Extracted:
     value: Any = None
 
 
-def _embedded_objects(text: str) -> list[Any]:
+def _embedded_objects(text: str) -> tuple[list[Any], bool]:
+    """Parsed ``{...}`` objects in ``text`` and whether a JSON-like one failed to parse."""
     found = []
+    broken = False
     start = text.find("{")
     while start != -1:
         try:
             obj, end = _DECODER.raw_decode(text, start)
         except json.JSONDecodeError:
+            if _JSONISH_OPEN.match(text, start) or "}" not in text[start:]:
+                broken = True
             start = text.find("{", start + 1)
             continue
         found.append(obj)
         start = text.find("{", end)
-    return found
+    return found, broken
 
 
-def extract_answer(text: str | None) -> Extracted:
-    """Find the answer value in ``text`` (see the module docstring)."""
-    if text is None or not isinstance(text, str) or not text.strip():
-        return Extracted("no_answer")
-    stripped = text.strip()
+def _boxed_contents(text: str) -> list[str | None]:
+    r"""Contents of every ``\boxed{...}``; ``None`` for an unbalanced one (linear time)."""
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    for i, ch in enumerate(text):
+        if ch == "{":
+            stack.append(i)
+        elif ch == "}" and stack:
+            match[stack.pop()] = i
+    out: list[str | None] = []
+    start = text.find(_BOXED)
+    while start != -1:
+        brace = start + len(_BOXED) - 1
+        end = match.get(brace)
+        out.append(text[brace + 1 : end] if end is not None else None)
+        start = text.find(_BOXED, brace + 1)
+    return out
+
+
+def _split_names(content: str) -> list[str] | None:
+    for seps in (r"->|→|⟶", r"[,;\n]"):
+        parts = re.split(seps, content)
+        if len(parts) > 1:
+            return [p.strip().strip("\"'`").strip() for p in parts if p.strip()]
+    return None
+
+
+def parse_block(content: str) -> Extracted:
+    r"""Parse the content of an ``<answer>`` block or ``\boxed{}`` (GRIT forms).
+
+    Example:
+        >>> parse_block(' {"answer": 5} ').value, parse_block('[1, 2]').value
+        (5, [1, 2])
+        >>> parse_block('Poplar Lane').value, parse_block('Vega, Acrux').value
+        ('Poplar Lane', ['Vega', 'Acrux'])
+        >>> parse_block(r'\boxed{\text{n5c37}}').value, parse_block('  ').status
+        ('n5c37', 'format_error')
+        >>> parse_block('{"answer": [1, 2}').status
+        'format_error'
+    """
+    text = content.strip()
+    boxed = _boxed_contents(text)
+    if boxed:
+        if boxed[-1] is None:
+            return Extracted("format_error")
+        text = boxed[-1].strip()
+    m = _TEXT.match(text)
+    if m:
+        text = m.group(1).strip()
+    if not text:
+        return Extracted("format_error")
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        pass
+    else:
+        if isinstance(value, dict) and "answer" in value:
+            return Extracted("ok", value["answer"])
+        return Extracted("ok", value)
+    if text[0] in '{"' or _ANSWER_KEY.search(text):
+        return Extracted("format_error")
+    if text[0] == "[" and text[-1] == "]":
+        text = text[1:-1].strip()
+    if _NUMBER.match(text):
+        number = float(text)
+        return Extracted("ok", int(number) if re.fullmatch(r"[+-]?\d+", text) else number)
+    names = _split_names(text)
+    if names is not None:
+        return Extracted("ok", names)
+    return Extracted("ok", text.strip("\"'`").strip())
+
+
+def _grit_form(text: str) -> Extracted | None:
+    blocks = _BLOCK.findall(text)
+    last_close = text.lower().rfind("</answer>")
+    opens = [m.end() for m in _OPEN.finditer(text)]
+    if opens and opens[-1] > last_close:  # unclosed final block (stop sequence, truncation)
+        tail = text[opens[-1] :]
+        return parse_block(tail)
+    if blocks:
+        return parse_block(blocks[-1])
+    boxed = _boxed_contents(text)
+    if boxed:
+        return (
+            parse_block(_BOXED + boxed[-1] + "}")
+            if boxed[-1] is not None
+            else Extracted("format_error")
+        )
+    return None
+
+
+def _json_form(stripped: str) -> Extracted:
     try:
         whole = json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError):
+    except (json.JSONDecodeError, RecursionError, ValueError):
         whole = None
     else:
         if isinstance(whole, dict):
@@ -69,12 +190,38 @@ def extract_answer(text: str | None) -> Extracted:
             return Extracted("format_error")
         return Extracted("ok", whole)
     try:
-        objects = _embedded_objects(stripped)
+        objects, broken = _embedded_objects(stripped)
     except RecursionError:
         return Extracted("format_error")
     with_answer = [o for o in objects if isinstance(o, dict) and "answer" in o]
     if with_answer:
         return Extracted("ok", with_answer[-1]["answer"])
-    if objects or "{" in stripped or '"answer"' in stripped:
+    if objects or broken or _ANSWER_KEY.search(stripped):
         return Extracted("format_error")
     return Extracted("no_answer")
+
+
+def extract_answer(text: str | None, *, grit: bool = False) -> Extracted:
+    """Find the answer value in ``text`` (see the module docstring).
+
+    Args:
+        text: The model's response (anything; non-strings are ``no_answer``).
+        grit: Also accept the GRIT forms (``<answer>`` blocks, ``\\boxed{}``), which then
+            take precedence over bare JSON. Without it (ClosureBench), those forms are a
+            ``format_error`` unless a JSON answer object is present too.
+
+    Returns:
+        The :class:`Extracted` status and value.
+    """
+    if text is None or not isinstance(text, str) or not text.strip():
+        return Extracted("no_answer")
+    stripped = text.strip()
+    if grit:
+        found = _grit_form(stripped)
+        if found is not None:
+            return found
+        return _json_form(stripped)
+    got = _json_form(stripped)
+    if got.status == "no_answer" and (_OPEN.search(stripped) or _BOXED in stripped):
+        return Extracted("format_error")
+    return got

@@ -1,0 +1,49 @@
+"""Evaluation modes, registered in one table.
+
+Adding a mode (Ein or Python program synthesis, the GRAIN agent) means writing a
+:class:`Mode` subclass and adding one line to :data:`MODES`.
+
+Example:
+    >>> sorted(MODES)
+    ['cot', 'direct']
+    >>> get_mode("direct").name
+    'direct'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from closurebench.errors import ConfigError
+from closurebench.evaluate.modes.base import CompleteFn, Mode, ModeOutput, score_text
+from closurebench.evaluate.modes.cot import CotMode
+from closurebench.evaluate.modes.direct import DirectMode
+
+__all__ = ["MODES", "CompleteFn", "Mode", "ModeOutput", "get_mode", "score_text"]
+
+#: The one table of modes: name -> factory.
+MODES: dict[str, Callable[[], Mode]] = {
+    "direct": DirectMode,
+    "cot": CotMode,
+}
+
+
+def get_mode(name: str) -> Mode:
+    """A fresh instance of the mode called ``name``.
+
+    Args:
+        name: A key of :data:`MODES`.
+
+    Returns:
+        The mode.
+
+    Raises:
+        ConfigError: for an unknown name (lists the known ones).
+    """
+    try:
+        factory = MODES[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown mode {name!r}; choose one of: {', '.join(sorted(MODES))}"
+        ) from None
+    return factory()

@@ -1,0 +1,331 @@
+"""A provider for any OpenAI-compatible chat-completions server.
+
+Works with vLLM, SGLang, llama.cpp, Ollama and hosted APIs through the ``openai``
+SDK. The SDK's own retries are switched off (``max_retries=0``): the runner owns
+retries and reads :attr:`ProviderError.retryable` to decide.
+
+Example:
+    >>> p = OpenAICompatProvider(base_url="http://127.0.0.1:8000/v1")
+    >>> p.name, p.base_url
+    ('openai', 'http://127.0.0.1:8000/v1')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import os
+import time
+from typing import Any
+from urllib.parse import urlparse
+
+import openai
+
+from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
+
+__all__ = ["DEFAULT_API_KEY_ENV", "OpenAICompatProvider", "is_local_url"]
+
+DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
+_DUMMY_KEY = "EMPTY"
+_RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+
+
+def is_local_url(url: str) -> bool:
+    """Tell whether ``url`` points at a local or private-network server.
+
+    Such servers (a vLLM on this machine or on a cluster node) usually need no key.
+
+    Args:
+        url: A base URL such as ``http://127.0.0.1:8000/v1``.
+
+    Returns:
+        True for localhost, loopback, private and link-local addresses.
+
+    Example:
+        >>> is_local_url("http://localhost:8000/v1"), is_local_url("https://api.openai.com/v1")
+        (True, False)
+    """
+    host = (urlparse(url).hostname or "").lower()
+    if host in {"localhost", "0.0.0.0", "host.docker.internal"} or host.endswith(
+        (".localhost", ".local", ".internal")
+    ):
+        return True
+    try:
+        addr = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return addr.is_loopback or addr.is_private or addr.is_link_local or addr.is_unspecified
+
+
+class OpenAICompatProvider:
+    """Chat completions from an OpenAI-compatible HTTP server.
+
+    Attributes:
+        name: Provider name recorded with results.
+        base_url: The server's API root (``.../v1``).
+    """
+
+    def __init__(
+        self,
+        base_url: str = "https://api.openai.com/v1",
+        *,
+        api_key: str | None = None,
+        api_key_env: str = DEFAULT_API_KEY_ENV,
+        timeout_s: float = 120.0,
+        name: str = "openai",
+        extra_body: dict[str, Any] | None = None,
+        default_headers: dict[str, str] | None = None,
+    ) -> None:
+        """Configure the provider; no connection is made until the first request.
+
+        Args:
+            base_url: API root of the server, e.g. ``http://127.0.0.1:8000/v1``.
+            api_key: Explicit key; overrides ``api_key_env``.
+            api_key_env: Environment variable holding the key (``--api-key-env``).
+            timeout_s: Default request timeout; ``GenerationSettings.timeout_s`` wins
+                per request.
+            name: Provider name recorded with results.
+            extra_body: Extra JSON fields sent with every request (e.g.
+                ``{"chat_template_kwargs": {"enable_thinking": False}}`` for vLLM).
+            default_headers: Extra HTTP headers sent with every request.
+
+        Raises:
+            ProviderError: When no key is available for a non-local server.
+        """
+        self.name = name
+        self.base_url = base_url.rstrip("/")
+        self.api_key_env = api_key_env
+        self.timeout_s = timeout_s
+        self.extra_body = dict(extra_body or {})
+        self.default_headers = dict(default_headers or {})
+        key = api_key if api_key is not None else os.environ.get(api_key_env)
+        if not key:
+            if not is_local_url(self.base_url):
+                raise ProviderError(
+                    f"no API key for {self.base_url}: set the environment variable "
+                    f"{api_key_env} (or pass --api-key-env NAME of a variable that holds it)",
+                    retryable=False,
+                )
+            key = _DUMMY_KEY
+        self._api_key = key
+        self._client: openai.AsyncOpenAI | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def __repr__(self) -> str:
+        return f"OpenAICompatProvider(name={self.name!r}, base_url={self.base_url!r})"
+
+    async def _get_client(self) -> openai.AsyncOpenAI:
+        """Return a client bound to the running event loop (recreated if the loop changed)."""
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            # A client's connection pool belongs to the loop that opened it; a fresh
+            # loop (e.g. a second asyncio.run) needs a fresh client.
+            self._client = openai.AsyncOpenAI(
+                base_url=self.base_url,
+                api_key=self._api_key,
+                max_retries=0,
+                timeout=self.timeout_s,
+                default_headers=self.default_headers or None,
+            )
+            self._loop = loop
+        return self._client
+
+    async def complete(
+        self, messages: list[dict[str, str]], settings: GenerationSettings
+    ) -> Completion:
+        """Send one chat-completions request.
+
+        Args:
+            messages: Chat messages, each ``{"role": ..., "content": ...}``.
+            settings: Sampling settings; ``top_p`` and ``seed`` are sent only when set.
+
+        Returns:
+            The completion with usage, latency, finish reason and reasoning text.
+
+        Raises:
+            ProviderError: On any failure; ``retryable`` is True for 429, 5xx,
+                timeouts and connection errors.
+        """
+        client = await self._get_client()
+        kwargs: dict[str, Any] = {
+            "model": settings.model,
+            "messages": messages,
+            "temperature": settings.temperature,
+            "max_tokens": settings.max_tokens,
+            "timeout": settings.timeout_s,
+        }
+        if settings.top_p is not None:
+            kwargs["top_p"] = settings.top_p
+        if settings.seed is not None:
+            kwargs["seed"] = settings.seed
+        if self.extra_body:
+            kwargs["extra_body"] = self.extra_body
+        start = time.perf_counter()
+        try:
+            response = await client.chat.completions.create(**kwargs)
+        except openai.OpenAIError as exc:
+            raise self._map_error(exc, settings) from exc
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise self._malformed(f"body is not JSON ({exc})") from exc
+        latency = time.perf_counter() - start
+        return self._parse(response, latency)
+
+    def _parse(self, response: Any, latency: float) -> Completion:
+        """Turn an SDK response into a :class:`Completion`."""
+        if isinstance(response, str | bytes):
+            raise self._malformed(f"expected a JSON completion, got {response[:80]!r}")
+        choices = getattr(response, "choices", None)
+        if not isinstance(choices, list) or not choices:
+            raise self._malformed("the response has no choices")
+        choice = choices[0]
+        message = getattr(choice, "message", None)
+        if message is None:
+            raise self._malformed("choices[0] has no message")
+        text = getattr(message, "content", None)
+        if text is not None and not isinstance(text, str):
+            raise self._malformed(f"message content is {type(text).__name__}, not a string")
+        reasoning = _reasoning_of(message)
+        usage = getattr(response, "usage", None)
+        prompt_tokens = _int_or_none(getattr(usage, "prompt_tokens", None))
+        completion_tokens = _int_or_none(getattr(usage, "completion_tokens", None))
+        finish = getattr(choice, "finish_reason", None)
+        return Completion(
+            text=text or "",
+            reasoning=reasoning,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            latency_s=latency,
+            finish_reason=str(finish) if finish is not None else None,
+        )
+
+    def _malformed(self, detail: str, status: int | None = None) -> ProviderError:
+        return ProviderError(
+            f"malformed response from {self.base_url}: {detail}; check that --base-url "
+            "points at an OpenAI-compatible API root (usually ending in /v1)",
+            retryable=False,
+            status=status,
+        )
+
+    def _map_error(self, exc: openai.OpenAIError, settings: GenerationSettings) -> ProviderError:
+        """Translate an SDK exception into a :class:`ProviderError`."""
+        url = self.base_url
+        if isinstance(exc, openai.APITimeoutError):
+            return ProviderError(
+                f"request to {url} timed out after {settings.timeout_s:g}s; the server may be "
+                "overloaded; raise the timeout or lower concurrency",
+                retryable=True,
+            )
+        if isinstance(exc, openai.APIConnectionError):
+            cause = exc.__cause__ or exc
+            return ProviderError(
+                f"could not reach {url} ({type(cause).__name__}: {cause}); is the server "
+                "running? check --base-url",
+                retryable=True,
+            )
+        if isinstance(exc, openai.APIResponseValidationError):
+            return self._malformed(str(exc), status=exc.status_code)
+        if isinstance(exc, openai.APIStatusError):
+            return self._map_status(exc, settings)
+        return ProviderError(
+            f"request to {url} failed ({type(exc).__name__}: {exc})", retryable=False
+        )
+
+    def _map_status(
+        self, exc: openai.APIStatusError, settings: GenerationSettings
+    ) -> ProviderError:
+        url = self.base_url
+        status = exc.status_code
+        detail = _server_message(exc)
+        if status == 429:
+            retry_after = _retry_after(exc)
+            hint = f"; server asks to retry after {retry_after:g}s" if retry_after else ""
+            return ProviderError(
+                f"rate limited by {url} (429: {detail}){hint}; lower concurrency or wait",
+                retryable=True,
+                status=status,
+                retry_after_s=retry_after,
+            )
+        if status >= 500 or status in _RETRYABLE_STATUS:
+            return ProviderError(
+                f"server error from {url} ({status}: {detail}); retry later or check the "
+                "server's logs",
+                retryable=True,
+                status=status,
+            )
+        if status == 401:
+            return ProviderError(
+                f"authentication failed at {url} (401: {detail}); set {self.api_key_env} to a "
+                "valid API key (or pass --api-key-env NAME of a variable that holds it)",
+                retryable=False,
+                status=status,
+            )
+        if status == 403:
+            return ProviderError(
+                f"permission denied at {url} (403: {detail}); the key in {self.api_key_env} "
+                f"may lack access to model '{settings.model}'",
+                retryable=False,
+                status=status,
+            )
+        if status == 404:
+            return ProviderError(
+                f"model '{settings.model}' not served at {url} (404: {detail}); check --model "
+                f"(GET {url}/models lists what is served) and --base-url",
+                retryable=False,
+                status=status,
+            )
+        return ProviderError(
+            f"request rejected by {url} ({status}: {detail}); check the generation settings "
+            f"(e.g. max_tokens={settings.max_tokens} may exceed the model's context) and "
+            "the messages",
+            retryable=False,
+            status=status,
+        )
+
+    async def aclose(self) -> None:
+        """Close the HTTP client; the provider may be used again afterwards."""
+        client, self._client, self._loop = self._client, None, None
+        if client is not None:
+            await client.close()
+
+
+def _reasoning_of(message: Any) -> str | None:
+    """Read reasoning text from ``reasoning_content`` (vLLM, DeepSeek) or ``reasoning``."""
+    extra = getattr(message, "model_extra", None) or {}
+    for key in ("reasoning_content", "reasoning"):
+        value = extra.get(key, getattr(message, key, None))
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    """The server's own error message, kept short."""
+    body = exc.body
+    msg: Any = None
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        msg = inner.get("message") if isinstance(inner, dict) else inner
+        if msg is None:
+            msg = body.get("message") or body.get("detail")
+    if not msg:
+        msg = exc.message
+    text = str(msg).strip() or "no details"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _retry_after(exc: openai.APIStatusError) -> float | None:
+    """Seconds from a ``Retry-After`` (or ``retry-after-ms``) header, if present."""
+    headers = exc.response.headers if exc.response is not None else {}
+    try:
+        ms = headers.get("retry-after-ms")
+        if ms is not None:
+            return float(ms) / 1000.0
+        value = headers.get("retry-after")
+        return float(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None

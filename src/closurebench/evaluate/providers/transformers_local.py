@@ -1,0 +1,244 @@
+"""A provider running a local Hugging Face ``transformers`` chat model.
+
+The prompt is built with the model's own chat template
+(``tokenizer.apply_chat_template``); temperature 0 means greedy decoding. ``torch``
+and ``transformers`` are imported only when the provider is created, so the rest of
+the harness works without them; when they are missing a :class:`ProviderError`
+names the extra to install.
+
+Generation runs in a worker thread, one request at a time (a single model on one
+device gains nothing from concurrent ``generate`` calls).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import Any
+
+from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
+
+__all__ = ["MISSING_EXTRA_MESSAGE", "TransformersProvider", "split_think"]
+
+MISSING_EXTRA_MESSAGE = (
+    "the transformers provider needs torch and transformers ({missing}); "
+    "install the 'train' extra: uv sync --extra train"
+)
+
+
+def _import_backend() -> tuple[Any, Any]:
+    """Import and return ``(torch, transformers)``.
+
+    Raises:
+        ProviderError: When either is not installed.
+    """
+    try:
+        import torch
+        import transformers
+    except ImportError as exc:
+        missing = getattr(exc, "name", None) or str(exc)
+        raise ProviderError(
+            MISSING_EXTRA_MESSAGE.format(missing=f"missing: {missing}"), retryable=False
+        ) from exc
+    return torch, transformers
+
+
+def split_think(text: str) -> tuple[str, str | None]:
+    """Split ``<think>...</think>`` reasoning off the front of a generated text.
+
+    Args:
+        text: Decoded model output.
+
+    Returns:
+        ``(answer, reasoning)``; reasoning is None when there is no closing tag.
+
+    Example:
+        >>> split_think("<think>a then b</think>\\n\\nB")
+        ('B', 'a then b')
+        >>> split_think("B")
+        ('B', None)
+    """
+    head, sep, tail = text.partition("</think>")
+    if not sep:
+        return text, None
+    reasoning = head.split("<think>", 1)[-1].strip()
+    return tail.strip(), reasoning or None
+
+
+class TransformersProvider:
+    """Chat completions from a local ``transformers`` causal LM.
+
+    Attributes:
+        name: Provider name recorded with results.
+        model_path: Hub id or local directory of the model; when None,
+            ``settings.model`` of the first request is loaded.
+    """
+
+    def __init__(
+        self,
+        model_path: str | None = None,
+        *,
+        device: str | None = None,
+        dtype: str = "auto",
+        trust_remote_code: bool = False,
+        chat_template_kwargs: dict[str, Any] | None = None,
+        name: str = "transformers",
+    ) -> None:
+        """Check the dependencies; the model itself loads on the first request.
+
+        Args:
+            model_path: Hub id or local path; defaults to ``settings.model``.
+            device: ``"cuda"``, ``"cpu"``, ...; the first CUDA device when available.
+            dtype: Torch dtype name (``"auto"``, ``"bfloat16"``, ``"float32"``, ...).
+            trust_remote_code: Passed to ``from_pretrained``.
+            chat_template_kwargs: Extra keyword arguments for ``apply_chat_template``
+                (e.g. ``{"enable_thinking": False}``).
+            name: Provider name recorded with results.
+
+        Raises:
+            ProviderError: When torch or transformers is not installed.
+        """
+        self._torch, self._transformers = _import_backend()
+        self.name = name
+        self.model_path = model_path
+        self.device = device
+        self.dtype = dtype
+        self.trust_remote_code = trust_remote_code
+        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self._model: Any = None
+        self._tokenizer: Any = None
+        self._loaded: str | None = None
+        self._lock = threading.Lock()
+
+    def _load(self, path: str) -> None:
+        torch, transformers = self._torch, self._transformers
+        device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
+        dtype = self.dtype if self.dtype == "auto" else getattr(torch, self.dtype)
+        try:
+            tokenizer = transformers.AutoTokenizer.from_pretrained(
+                path, trust_remote_code=self.trust_remote_code
+            )
+            model = transformers.AutoModelForCausalLM.from_pretrained(
+                path, torch_dtype=dtype, trust_remote_code=self.trust_remote_code
+            ).to(device)
+        except (OSError, ValueError) as exc:
+            raise ProviderError(
+                f"could not load model '{path}' ({exc}); check --model (a Hub id or a "
+                "local directory with config.json and weights)",
+                retryable=False,
+            ) from exc
+        model.eval()
+        if tokenizer.pad_token_id is None:
+            tokenizer.pad_token = tokenizer.eos_token
+        self._model, self._tokenizer, self._loaded, self.device = model, tokenizer, path, device
+
+    def _generate(
+        self, messages: list[dict[str, str]], settings: GenerationSettings
+    ) -> tuple[str, int, int, str]:
+        torch, tokenizer, model = self._torch, self._tokenizer, self._model
+        if getattr(tokenizer, "chat_template", None) is None:
+            raise ProviderError(
+                f"model '{self._loaded}' has no chat template; use an instruction-tuned "
+                "(chat) model",
+                retryable=False,
+            )
+        inputs = tokenizer.apply_chat_template(
+            messages,
+            add_generation_prompt=True,
+            return_tensors="pt",
+            return_dict=True,
+            **self.chat_template_kwargs,
+        ).to(model.device)
+        prompt_len = int(inputs["input_ids"].shape[-1])
+        sample = settings.temperature > 0
+        gen_kwargs: dict[str, Any] = {
+            "max_new_tokens": settings.max_tokens,
+            "do_sample": sample,
+            "pad_token_id": tokenizer.pad_token_id,
+        }
+        if sample:
+            gen_kwargs["temperature"] = settings.temperature
+            if settings.top_p is not None:
+                gen_kwargs["top_p"] = settings.top_p
+            if settings.seed is not None:
+                torch.manual_seed(settings.seed)
+        else:
+            # Greedy: clear sampling defaults from generation_config to avoid warnings.
+            gen_kwargs.update(temperature=None, top_p=None, top_k=None)
+        with torch.inference_mode():
+            output = model.generate(**inputs, **gen_kwargs)
+        new_tokens = output[0, prompt_len:]
+        n_new = int(new_tokens.shape[-1])
+        text = tokenizer.decode(new_tokens, skip_special_tokens=True)
+        finish = "length" if n_new >= settings.max_tokens else "stop"
+        return text, prompt_len, n_new, finish
+
+    def _run(
+        self, messages: list[dict[str, str]], settings: GenerationSettings
+    ) -> tuple[str, int, int, str, float]:
+        """Load the model if needed and generate; returns the output and generation seconds."""
+        path = self.model_path or settings.model
+        with self._lock:
+            if self._loaded is None:
+                self._load(path)
+            elif self._loaded != path:
+                raise ProviderError(
+                    f"this transformers provider already holds '{self._loaded}', not "
+                    f"'{path}'; create one provider per model",
+                    retryable=False,
+                )
+            start = time.perf_counter()
+            out = self._generate(messages, settings)
+            return (*out, time.perf_counter() - start)
+
+    async def complete(
+        self, messages: list[dict[str, str]], settings: GenerationSettings
+    ) -> Completion:
+        """Generate one completion in a worker thread.
+
+        ``settings.timeout_s`` is not enforced (``generate`` cannot be interrupted);
+        ``latency_s`` covers generation only, not model loading or queueing.
+
+        Args:
+            messages: Chat messages.
+            settings: Sampling settings; temperature 0 decodes greedily.
+
+        Returns:
+            The completion; ``<think>`` reasoning is split into ``reasoning``.
+
+        Raises:
+            ProviderError: On load failure, a missing chat template, or CUDA out of
+                memory (retryable).
+        """
+        try:
+            raw, n_prompt, n_new, finish, latency = await asyncio.to_thread(
+                self._run, messages, settings
+            )
+        except ProviderError:
+            raise
+        except RuntimeError as exc:
+            oom = "out of memory" in str(exc).lower()
+            raise ProviderError(
+                f"generation with '{self.model_path or settings.model}' failed ({exc})"
+                + ("; lower max_tokens or free GPU memory" if oom else ""),
+                retryable=oom,
+            ) from exc
+        text, reasoning = split_think(raw)
+        return Completion(
+            text=text,
+            reasoning=reasoning,
+            prompt_tokens=n_prompt,
+            completion_tokens=n_new,
+            latency_s=latency,
+            finish_reason=finish,
+        )
+
+    async def aclose(self) -> None:
+        """Drop the model and free cached GPU memory."""
+        with self._lock:
+            self._model = self._tokenizer = None
+            self._loaded = None
+        torch = self._torch
+        if torch is not None and torch.cuda.is_available():
+            torch.cuda.empty_cache()

@@ -1,0 +1,484 @@
+"""Pure aggregation of evaluation run directories (no rendering).
+
+A *run directory* holds ``results.jsonl`` (one record per instance, written by the
+runner) and optionally ``summary.json``. This module loads runs and computes the
+quantities the report tables and figures show: accuracies with Wilson 95% intervals,
+outcome shares, token and latency statistics, and the GRIT robustness measures
+(per naming scheme, per form, variance across naming schemes, standard-vs-realistic gap).
+
+Example:
+    >>> recs = [{"outcome": "strict_correct", "strict": True, "lenient": True, "level": 1},
+    ...         {"outcome": "lenient_only", "strict": False, "lenient": True, "level": 1},
+    ...         {"outcome": "wrong", "strict": False, "lenient": False, "level": 2}]
+    >>> round(accuracy(recs).pct, 2)
+    66.67
+    >>> {k: r.pct for k, r in accuracy_by(recs, "level").items()}
+    {1: 100.0, 2: 0.0}
+    >>> outcome_shares(recs)["lenient_only"]
+    33.333333333333336
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from closurebench.errors import ClosureBenchError
+
+__all__ = [
+    "NAMING_ORDER",
+    "OUTCOMES",
+    "SMALL_N",
+    "Rate",
+    "ReportError",
+    "Run",
+    "TokenStats",
+    "accuracy",
+    "accuracy_by",
+    "form_gap",
+    "group_by",
+    "is_lenient",
+    "is_strict",
+    "latency_stats",
+    "load_run",
+    "load_runs",
+    "naming_variance",
+    "outcome_shares",
+    "percentile",
+    "suite_records",
+    "token_stats",
+    "wilson_interval",
+]
+
+OUTCOMES: tuple[str, ...] = ("strict_correct", "lenient_only", "wrong", "format_error", "no_answer")
+"""The five mutually exclusive response outcomes, in table order."""
+
+NAMING_ORDER: tuple[str, ...] = ("canonical", "random", "semantic", "mixed")
+"""GRIT naming schemes, in table order (unknown schemes sort after these)."""
+
+FORM_ORDER: tuple[str, ...] = ("standard", "realistic")
+
+SMALL_N = 100
+"""Cells with fewer samples than this show their Wilson 95% interval."""
+
+_Z95 = 1.959963984540054
+
+
+class ReportError(ClosureBenchError, ValueError):
+    """A run directory is missing or malformed (the message names the path)."""
+
+
+def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion ``k / n``.
+
+    Args:
+        k: Number of successes.
+        n: Number of trials.
+        z: Normal quantile (default: 95% two-sided).
+
+    Returns:
+        ``(low, high)`` as fractions in [0, 1]; ``(nan, nan)`` when ``n == 0``.
+
+    Example:
+        >>> lo, hi = wilson_interval(5, 10)
+        >>> round(lo, 4), round(hi, 4)
+        (0.2366, 0.7634)
+        >>> wilson_interval(0, 4)[0]
+        0.0
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = k / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if k <= 0 else max(0.0, centre - half)
+    hi = 1.0 if k >= n else min(1.0, centre + half)
+    return (lo, hi)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A proportion ``k / n`` with its Wilson 95% interval.
+
+    Example:
+        >>> r = Rate(3, 4)
+        >>> r.pct, r.fmt()
+        (75.0, '75.0 [30.1, 95.4]')
+        >>> Rate(150, 200).fmt()
+        '75.0'
+        >>> Rate(0, 0).fmt()
+        '–'
+    """
+
+    k: int
+    n: int
+
+    @property
+    def value(self) -> float:
+        """The proportion as a fraction (nan when empty)."""
+        return self.k / self.n if self.n else math.nan
+
+    @property
+    def pct(self) -> float:
+        """The proportion in percent (nan when empty)."""
+        return 100.0 * self.value
+
+    @property
+    def ci_pct(self) -> tuple[float, float]:
+        """Wilson 95% bounds in percent."""
+        lo, hi = wilson_interval(self.k, self.n)
+        return (100.0 * lo, 100.0 * hi)
+
+    def fmt(self, ci: bool | None = None, digits: int = 1) -> str:
+        """Format as a percentage; the interval is appended when ``ci`` (default: n < SMALL_N)."""
+        if not self.n:
+            return "–"
+        show = self.n < SMALL_N if ci is None else ci
+        text = f"{self.pct:.{digits}f}"
+        if show:
+            lo, hi = self.ci_pct
+            text += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
+        return text
+
+
+@dataclass
+class Run:
+    """One loaded run directory.
+
+    Attributes:
+        path: The run directory.
+        label: Display label (``model · mode``, made unique across the runs of a report).
+        model: ``settings.model`` of the records (or the summary), else the directory name.
+        mode: Prompting mode (``direct``, ``cot``, ...) or ``""``.
+        records: The result records in file order.
+        summary: The parsed ``summary.json``, or ``None`` when absent.
+    """
+
+    path: Path
+    label: str
+    model: str
+    mode: str
+    records: list[dict[str, Any]]
+    summary: dict[str, Any] | None = field(default=None)
+
+
+def _first(records: Sequence[dict[str, Any]], getter: Callable[[dict[str, Any]], Any]) -> Any:
+    for rec in records:
+        value = getter(rec)
+        if value not in (None, ""):
+            return value
+    return None
+
+
+def load_run(path: str | Path) -> Run:
+    """Load ``results.jsonl`` (required) and ``summary.json`` (optional) from a run directory.
+
+    Args:
+        path: The run directory (or its ``results.jsonl`` file).
+
+    Returns:
+        The :class:`Run`.
+
+    Raises:
+        ReportError: When the file is missing, a line is not a JSON object, or a record lacks
+            ``outcome`` — the message names the path and line.
+
+    Example:
+        >>> try:
+        ...     load_run("/nonexistent/run")
+        ... except ReportError as exc:
+        ...     print(exc)  # doctest: +ELLIPSIS
+        /nonexistent/run/results.jsonl: not found; ...
+    """
+    p = Path(path)
+    if p.is_file() and p.name == "results.jsonl":
+        p = p.parent
+    results = p / "results.jsonl"
+    if not results.is_file():
+        raise ReportError(f"{results}: not found; pass a run directory written by the runner")
+    records: list[dict[str, Any]] = []
+    with results.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise ReportError(f"{results}:{lineno}: malformed JSON ({exc.msg})") from None
+            if not isinstance(rec, dict):
+                raise ReportError(f"{results}:{lineno}: expected a JSON object per line")
+            if rec.get("outcome") not in OUTCOMES:
+                raise ReportError(
+                    f"{results}:{lineno}: outcome {rec.get('outcome')!r} is not one of {OUTCOMES}"
+                )
+            records.append(rec)
+    summary: dict[str, Any] | None = None
+    summary_path = p / "summary.json"
+    if summary_path.is_file():
+        try:
+            loaded = json.loads(summary_path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ReportError(f"{summary_path}: malformed JSON ({exc.msg})") from None
+        summary = loaded if isinstance(loaded, dict) else None
+    ssettings = (summary or {}).get("settings") or {}
+    model = (
+        _first(records, lambda r: (r.get("settings") or {}).get("model"))
+        or (summary or {}).get("model")
+        or ssettings.get("model")
+        or p.resolve().name
+    )
+    mode = (
+        _first(records, lambda r: r.get("mode"))
+        or _first(records, lambda r: (r.get("settings") or {}).get("mode"))
+        or (summary or {}).get("mode")
+        or ssettings.get("mode")
+        or ""
+    )
+    label = f"{model} · {mode}" if mode else str(model)
+    return Run(p, label, str(model), str(mode), records, summary)
+
+
+def load_runs(paths: Iterable[str | Path]) -> list[Run]:
+    """Load several run directories; duplicate labels get the directory name appended.
+
+    Raises:
+        ReportError: When no path is given or any run fails to load.
+    """
+    runs = [load_run(p) for p in paths]
+    if not runs:
+        raise ReportError("no run directory given")
+    counts: dict[str, int] = {}
+    for run in runs:
+        counts[run.label] = counts.get(run.label, 0) + 1
+    for run in runs:
+        if counts[run.label] > 1:
+            run.label = f"{run.label} ({run.path.name})"
+    return runs
+
+
+def is_strict(rec: dict[str, Any]) -> bool:
+    """Whether a record is correct under strict scoring.
+
+    Example:
+        >>> is_strict({"outcome": "strict_correct"}), is_strict({"outcome": "lenient_only"})
+        (True, False)
+    """
+    if "strict" in rec and rec["strict"] is not None:
+        return bool(rec["strict"])
+    return rec.get("outcome") == "strict_correct"
+
+
+def is_lenient(rec: dict[str, Any]) -> bool:
+    """Whether a record is correct under lenient scoring (the reported accuracy).
+
+    Example:
+        >>> is_lenient({"outcome": "lenient_only"}), is_lenient({"outcome": "wrong"})
+        (True, False)
+    """
+    if "lenient" in rec and rec["lenient"] is not None:
+        return bool(rec["lenient"])
+    return rec.get("outcome") in ("strict_correct", "lenient_only")
+
+
+def accuracy(records: Sequence[dict[str, Any]], strict: bool = False) -> Rate:
+    """Lenient (default) or strict accuracy of ``records`` as a :class:`Rate`.
+
+    Example:
+        >>> accuracy([{"outcome": "lenient_only"}, {"outcome": "wrong"}], strict=True)
+        Rate(k=0, n=2)
+    """
+    ok = is_strict if strict else is_lenient
+    return Rate(sum(1 for r in records if ok(r)), len(records))
+
+
+def _sort_key(value: Any) -> tuple[int, Any]:
+    if isinstance(value, bool) or value is None:
+        return (3, str(value))
+    if isinstance(value, int | float):
+        return (0, value)
+    if value in NAMING_ORDER:
+        return (1, NAMING_ORDER.index(value))
+    if value in FORM_ORDER:
+        return (1, FORM_ORDER.index(value))
+    return (2, str(value))
+
+
+def group_by(records: Iterable[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+    """Group records by a field (records without it are dropped), keys in a natural order.
+
+    Numbers sort numerically, GRIT namings and forms in paper order, other strings
+    alphabetically.
+
+    Example:
+        >>> list(group_by([{"naming": "mixed"}, {"naming": "canonical"}, {}], "naming"))
+        ['canonical', 'mixed']
+    """
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for rec in records:
+        value = rec.get(key)
+        if value is None or value == "":
+            continue
+        groups.setdefault(value, []).append(rec)
+    return dict(sorted(groups.items(), key=lambda kv: _sort_key(kv[0])))
+
+
+def accuracy_by(
+    records: Iterable[dict[str, Any]], key: str, strict: bool = False
+) -> dict[Any, Rate]:
+    """Accuracy per value of ``key`` (see :func:`group_by` for ordering)."""
+    return {k: accuracy(v, strict) for k, v in group_by(records, key).items()}
+
+
+def suite_records(run: Run, suite: str) -> list[dict[str, Any]]:
+    """The records of ``run`` belonging to a suite (``"closure"`` or ``"grit"``).
+
+    Records without ``suite`` count as ClosureBench when they carry ``level``, as GRIT
+    when they carry ``naming`` or ``form``.
+
+    Example:
+        >>> r = Run(Path("."), "m", "m", "", [{"suite": "grit"}, {"level": 2}])
+        >>> len(suite_records(r, "closure")), len(suite_records(r, "grit"))
+        (1, 1)
+    """
+
+    def which(rec: dict[str, Any]) -> str | None:
+        if rec.get("suite"):
+            return str(rec["suite"])
+        if rec.get("level") is not None:
+            return "closure"
+        if rec.get("naming") or rec.get("form"):
+            return "grit"
+        return None
+
+    return [r for r in run.records if which(r) == suite]
+
+
+def outcome_shares(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """Percentage of records per outcome (sums to 100 for non-empty input).
+
+    Example:
+        >>> s = outcome_shares([{"outcome": "wrong"}, {"outcome": "no_answer"}])
+        >>> s["wrong"], s["no_answer"], sum(s.values())
+        (50.0, 50.0, 100.0)
+    """
+    n = len(records)
+    counts = dict.fromkeys(OUTCOMES, 0)
+    for rec in records:
+        counts[rec["outcome"]] += 1
+    return {k: (100.0 * v / n if n else math.nan) for k, v in counts.items()}
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolation percentile (``q`` in [0, 100]); nan for empty input.
+
+    Example:
+        >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90)
+        9.1
+    """
+    xs = sorted(float(v) for v in values)
+    if not xs:
+        return math.nan
+    pos = (len(xs) - 1) * q / 100.0
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return round(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo), 12)
+
+
+@dataclass(frozen=True)
+class TokenStats:
+    """Token cost of a set of responses (Table 5).
+
+    Attributes:
+        answers: Number of responses.
+        correct: Number of lenient-correct responses.
+        completion_mean: Mean completion (output) tokens per answer — "tokens per answer".
+        prompt_mean: Mean prompt tokens per answer.
+        per_correct: Total completion tokens / correct answers (inf when none correct).
+    """
+
+    answers: int
+    correct: int
+    completion_mean: float
+    prompt_mean: float
+    per_correct: float
+
+
+def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
+    """Tokens per answer and per correct answer (completion tokens; missing usage counts 0).
+
+    Example:
+        >>> recs = [{"outcome": "strict_correct", "usage": {"prompt_tokens": 10,
+        ...          "completion_tokens": 30}},
+        ...         {"outcome": "wrong", "usage": {"prompt_tokens": 20, "completion_tokens": 10}}]
+        >>> token_stats(recs)
+        TokenStats(answers=2, correct=1, completion_mean=20.0, prompt_mean=15.0, per_correct=40.0)
+    """
+    n = len(records)
+    comp = sum(float((r.get("usage") or {}).get("completion_tokens") or 0) for r in records)
+    prompt = sum(float((r.get("usage") or {}).get("prompt_tokens") or 0) for r in records)
+    correct = sum(1 for r in records if is_lenient(r))
+    return TokenStats(
+        answers=n,
+        correct=correct,
+        completion_mean=comp / n if n else math.nan,
+        prompt_mean=prompt / n if n else math.nan,
+        per_correct=(comp / correct if correct else math.inf) if n else math.nan,
+    )
+
+
+def latency_stats(records: Sequence[dict[str, Any]]) -> tuple[float, float]:
+    """Mean and p90 of ``latency_s`` over records that have it (nan when none).
+
+    Example:
+        >>> latency_stats([{"latency_s": 1.0}, {"latency_s": 3.0}, {}])
+        (2.0, 2.8)
+    """
+    xs = [float(r["latency_s"]) for r in records if r.get("latency_s") is not None]
+    if not xs:
+        return (math.nan, math.nan)
+    return (sum(xs) / len(xs), percentile(xs, 90))
+
+
+def naming_variance(records: Sequence[dict[str, Any]]) -> float:
+    """Population variance of per-naming-scheme accuracy, in units of 10⁻⁴ (= pp²).
+
+    GRAIN's "Var." column: accuracies as fractions, variance across the naming schemes
+    present, scaled by 10⁴. nan when fewer than two schemes are present.
+
+    Example:
+        >>> recs = ([{"naming": "canonical", "outcome": "strict_correct"}] * 9
+        ...         + [{"naming": "canonical", "outcome": "wrong"}]
+        ...         + [{"naming": "random", "outcome": "strict_correct"}] * 7
+        ...         + [{"naming": "random", "outcome": "wrong"}] * 3)
+        >>> round(naming_variance(recs), 6)  # accuracies 0.9 and 0.7 -> var 0.01
+        100.0
+    """
+    accs = [r.value for r in accuracy_by(records, "naming").values()]
+    if len(accs) < 2:
+        return math.nan
+    mean = sum(accs) / len(accs)
+    return 1e4 * sum((a - mean) ** 2 for a in accs) / len(accs)
+
+
+def form_gap(records: Sequence[dict[str, Any]]) -> float:
+    """Standard-minus-realistic accuracy gap in percentage points (nan if a form is missing).
+
+    GRAIN reports ``|Standard − Real|``; the sign is kept here (positive: realistic is
+    harder) and tables show it signed.
+
+    Example:
+        >>> recs = [{"form": "standard", "outcome": "strict_correct"},
+        ...         {"form": "realistic", "outcome": "wrong"}]
+        >>> form_gap(recs)
+        100.0
+    """
+    by = accuracy_by(records, "form")
+    if "standard" not in by or "realistic" not in by:
+        return math.nan
+    return by["standard"].pct - by["realistic"].pct

@@ -1,0 +1,57 @@
+"""Build the report files: ``report.md``, ``report.html`` and ``figures/*.png``.
+
+Example:
+    >>> import tempfile
+    >>> try:
+    ...     build_report([tempfile.mkdtemp()])
+    ... except ReportError as exc:
+    ...     print(str(exc).endswith("results.jsonl: not found; pass a run directory "
+    ...                             "written by the runner"))
+    True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from closurebench.report.aggregate import ReportError, load_runs
+from closurebench.report.html import render_html
+from closurebench.report.plots import all_figures
+from closurebench.report.tables import all_tables, render_markdown
+
+__all__ = ["ReportError", "build_report"]
+
+
+def build_report(
+    run_dirs: Sequence[str | Path], out: str | Path | None = None
+) -> tuple[Path, Path]:
+    """Load the runs and write the Markdown and HTML reports.
+
+    Args:
+        run_dirs: One or more run directories (shown side by side).
+        out: Output directory (created); default: the first run directory.
+
+    Returns:
+        ``(report.md path, report.html path)``. Figures are also written as
+        ``figures/<name>.png`` next to ``report.md`` (the HTML embeds them).
+
+    Raises:
+        ReportError: A run directory is missing or malformed.
+    """
+    runs = load_runs(run_dirs)
+    out_dir = Path(out) if out is not None else runs[0].path
+    out_dir.mkdir(parents=True, exist_ok=True)
+    figures = all_figures(runs)
+    fig_dir = out_dir / "figures"
+    if figures:
+        fig_dir.mkdir(exist_ok=True)
+    rel = []
+    for name, png in figures.items():
+        (fig_dir / f"{name}.png").write_bytes(png)
+        rel.append(f"figures/{name}.png")
+    md_path = out_dir / "report.md"
+    html_path = out_dir / "report.html"
+    md_path.write_text(render_markdown(runs, rel), encoding="utf-8")
+    html_path.write_text(render_html(runs, all_tables(runs), figures), encoding="utf-8")
+    return md_path, html_path

@@ -1,0 +1,424 @@
+"""Report tables built from loaded runs (pure; rendered as Markdown here, HTML in ``html``).
+
+Each builder takes the runs of a report and returns a :class:`Table` with one row per
+run (labelled ``model · mode``) — or, for the per-category table, one column per run —
+so several runs are compared side by side. Accuracies are lenient unless stated; cells
+computed from fewer than :data:`~closurebench.report.aggregate.SMALL_N` samples carry
+their Wilson 95% interval in brackets.
+
+ClosureBench (paper Tables 3, 4, 5, 10, 11 and the per-category breakdown) and GRIT
+(GRAIN §5.1: per task, per naming scheme with variance, per form with the
+standard-vs-realistic gap, efficiency) tables are produced for the runs that contain
+records of that suite.
+
+Example:
+    >>> from pathlib import Path
+    >>> from closurebench.report.aggregate import Run
+    >>> recs = [{"suite": "closure", "level": lv, "n": 4, "category": "reach",
+    ...          "outcome": oc} for lv, oc in [(1, "strict_correct"), (2, "wrong")]]
+    >>> t = accuracy_by_level_table([Run(Path("."), "m · direct", "m", "direct", recs)])
+    >>> print(t.to_markdown().splitlines()[4])
+    | Run | L1 | L2 | Overall | L1−L3 (pp) | N |
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from closurebench.report.aggregate import (
+    OUTCOMES,
+    Rate,
+    Run,
+    accuracy,
+    accuracy_by,
+    form_gap,
+    group_by,
+    latency_stats,
+    naming_variance,
+    outcome_shares,
+    suite_records,
+    token_stats,
+)
+
+__all__ = [
+    "Table",
+    "accuracy_by_category_table",
+    "accuracy_by_level_table",
+    "accuracy_by_n_table",
+    "all_tables",
+    "efficiency_table",
+    "grit_form_table",
+    "grit_naming_table",
+    "grit_task_table",
+    "outcome_table",
+    "render_markdown",
+    "strict_lenient_table",
+    "token_table",
+]
+
+OUTCOME_HEADERS = {
+    "strict_correct": "Strict",
+    "lenient_only": "Lenient-only",
+    "wrong": "Wrong",
+    "format_error": "Format err.",
+    "no_answer": "No ans.",
+}
+
+
+@dataclass
+class Table:
+    """A titled table of pre-formatted string cells.
+
+    Attributes:
+        key: Stable identifier (``"closure_level"``, ``"grit_naming"``, ...).
+        title: Heading shown above the table.
+        caption: One-paragraph explanation shown under the heading.
+        header: Column headers.
+        rows: Rows of cells (same length as ``header``).
+    """
+
+    key: str
+    title: str
+    caption: str
+    header: list[str]
+    rows: list[list[str]] = field(default_factory=list)
+
+    def to_markdown(self) -> str:
+        """Render as a Markdown section (heading, caption, pipe table).
+
+        Example:
+            >>> print(Table("k", "T", "c", ["a", "b"], [["1", "x|y"]]).to_markdown())
+            ### T
+            <BLANKLINE>
+            c
+            <BLANKLINE>
+            | a | b |
+            |---|---|
+            | 1 | x\\|y |
+        """
+        esc = [[c.replace("|", "\\|") for c in row] for row in [self.header, *self.rows]]
+        lines = [f"### {self.title}", "", self.caption, ""]
+        lines.append("| " + " | ".join(esc[0]) + " |")
+        lines.append("|" + "|".join("---" for _ in self.header) + "|")
+        lines.extend("| " + " | ".join(row) + " |" for row in esc[1:])
+        return "\n".join(lines)
+
+
+def _num(x: float, digits: int = 1) -> str:
+    """Format a float; nan as an en dash, inf as ∞.
+
+    Example:
+        >>> _num(3.14159), _num(float("nan")), _num(float("inf")), _num(1234.5, 0)
+        ('3.1', '–', '∞', '1,234')
+    """
+    if math.isnan(x):
+        return "–"
+    if math.isinf(x):
+        return "∞"
+    return f"{x:,.{digits}f}"
+
+
+def _signed(x: float) -> str:
+    return "–" if math.isnan(x) else f"{x:+.1f}"
+
+
+def _runs_with(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str, Any]]]]:
+    out = []
+    for run in runs:
+        recs = suite_records(run, suite)
+        if recs:
+            out.append((run, recs))
+    return out
+
+
+def _union_keys(pairs: Sequence[tuple[Run, list[dict[str, Any]]]], key: str) -> list[Any]:
+    allrecs = [r for _, recs in pairs for r in recs]
+    return list(group_by(allrecs, key))
+
+
+def _by_key_table(
+    runs: Sequence[Run],
+    suite: str,
+    key: str,
+    label: Callable[[Any], str],
+    tkey: str,
+    title: str,
+    caption: str,
+    overall: bool = True,
+    extra: Sequence[tuple[str, Callable[[list[dict[str, Any]]], str]]] = (),
+) -> Table:
+    pairs = _runs_with(runs, suite)
+    keys = _union_keys(pairs, key)
+    header = ["Run", *(label(k) for k in keys)]
+    if overall:
+        header.append("Overall")
+    header.extend(h for h, _ in extra)
+    rows = []
+    for run, recs in pairs:
+        by = accuracy_by(recs, key)
+        row = [run.label, *(by.get(k, Rate(0, 0)).fmt() for k in keys)]
+        if overall:
+            row.append(accuracy(recs).fmt())
+        row.extend(fn(recs) for _, fn in extra)
+        rows.append(row)
+    return Table(tkey, title, caption, header, rows)
+
+
+def _slope(recs: list[dict[str, Any]]) -> str:
+    by = accuracy_by(recs, "level")
+    levels = sorted(by)
+    if len(levels) < 2:
+        return "–"
+    return _signed(by[levels[0]].pct - by[levels[-1]].pct)
+
+
+def accuracy_by_level_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench Table 3: lenient accuracy (%) by level, overall, compositional slope."""
+    return _by_key_table(
+        runs,
+        "closure",
+        "level",
+        lambda k: f"L{k}",
+        "closure_level",
+        "ClosureBench: accuracy by level (Table 3)",
+        "Lenient accuracy (%). L1−L3 is the compositional slope in percentage points. "
+        "Brackets: Wilson 95% interval (cells with n < 100).",
+        extra=[("L1−L3 (pp)", _slope), ("N", lambda recs: str(len(recs)))],
+    )
+
+
+def accuracy_by_n_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench Table 4: overall lenient accuracy (%) by graph size n."""
+    return _by_key_table(
+        runs,
+        "closure",
+        "n",
+        lambda k: f"n={k}",
+        "closure_n",
+        "ClosureBench: accuracy by graph size (Table 4)",
+        "Overall lenient accuracy (%) by number of nodes n. "
+        "Brackets: Wilson 95% interval (cells with n < 100).",
+    )
+
+
+def token_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench Table 5: completion tokens per answer (by level) and per correct answer."""
+    pairs = _runs_with(runs, "closure")
+    levels = _union_keys(pairs, "level")
+    header = [
+        "Run",
+        *(f"Tok/ans L{lv}" for lv in levels),
+        "Tok/ans",
+        "Prompt tok",
+        "Accuracy",
+        "Tok/correct",
+    ]
+    rows = []
+    for run, recs in pairs:
+        by = group_by(recs, "level")
+        ts = token_stats(recs)
+        rows.append(
+            [
+                run.label,
+                *(_num(token_stats(by.get(lv, [])).completion_mean, 0) for lv in levels),
+                _num(ts.completion_mean, 0),
+                _num(ts.prompt_mean, 0),
+                accuracy(recs).fmt(ci=False),
+                _num(ts.per_correct, 0),
+            ]
+        )
+    return Table(
+        "closure_tokens",
+        "ClosureBench: token cost (Table 5)",
+        "Mean completion tokens per answer (overall and by level), mean prompt tokens, "
+        "overall lenient accuracy (%), and completion tokens per correct answer "
+        "(total completion tokens / lenient-correct answers).",
+        header,
+        rows,
+    )
+
+
+def strict_lenient_table(runs: Sequence[Run], suite: str = "closure") -> Table:
+    """ClosureBench Table 10: strict vs lenient accuracy (%) and the gap in pp."""
+    rows = []
+    for run, recs in _runs_with(runs, suite):
+        s, le = accuracy(recs, strict=True), accuracy(recs)
+        rows.append([run.label, s.fmt(), le.fmt(), _signed(le.pct - s.pct)])
+    return Table(
+        f"{suite}_strict_lenient",
+        "ClosureBench: strict vs lenient (Table 10)",
+        "Strict counts source-inclusion ambiguities as wrong; lenient accepts the documented "
+        "±1 / ±source corner cases. Gap = lenient − strict (pp).",
+        ["Run", "Strict", "Lenient", "Gap"],
+        rows,
+    )
+
+
+def outcome_table(runs: Sequence[Run], suite: str = "closure") -> Table:
+    """Table 11: mutually exclusive outcome shares (%), each row sums to 100."""
+    rows = []
+    for run, recs in _runs_with(runs, suite):
+        shares = outcome_shares(recs)
+        rows.append([run.label, *(_num(shares[o]) for o in OUTCOMES), str(len(recs))])
+    name = "ClosureBench" if suite == "closure" else "GRIT"
+    return Table(
+        f"{suite}_outcomes",
+        f"{name}: outcome decomposition" + (" (Table 11)" if suite == "closure" else ""),
+        "Share of responses (%) per mutually exclusive outcome; rows sum to 100 up to "
+        "rounding. Lenient-only: correct under lenient but not strict scoring.",
+        ["Run", *(OUTCOME_HEADERS[o] for o in OUTCOMES), "N"],
+        rows,
+    )
+
+
+def accuracy_by_category_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench per-category lenient accuracy (%): one row per category, one column per run."""
+    pairs = _runs_with(runs, "closure")
+    allrecs = [r for _, recs in pairs for r in recs]
+    level_of: dict[str, Any] = {}
+    for rec in allrecs:
+        if rec.get("category") is not None:
+            level_of.setdefault(rec["category"], rec.get("level"))
+    cats = sorted(level_of, key=lambda c: (level_of[c] is None, level_of[c] or 0, str(c)))
+    per_run = [accuracy_by(recs, "category") for _, recs in pairs]
+    rows = [
+        [
+            str(c),
+            "–" if level_of[c] is None else f"L{level_of[c]}",
+            *(by.get(c, Rate(0, 0)).fmt() for by in per_run),
+        ]
+        for c in cats
+    ]
+    return Table(
+        "closure_category",
+        "ClosureBench: accuracy by category",
+        "Lenient accuracy (%) per category, runs side by side. "
+        "Brackets: Wilson 95% interval (cells with n < 100).",
+        ["Category", "Level", *(run.label for run, _ in pairs)],
+        rows,
+    )
+
+
+def grit_task_table(runs: Sequence[Run]) -> Table:
+    """GRIT accuracy (%) per task (GRAIN Table 2 layout)."""
+    return _by_key_table(
+        runs,
+        "grit",
+        "task",
+        str,
+        "grit_task",
+        "GRIT: accuracy by task",
+        "Accuracy (%) per task. Brackets: Wilson 95% interval (cells with n < 100).",
+        extra=[("N", lambda recs: str(len(recs)))],
+    )
+
+
+def grit_naming_table(runs: Sequence[Run]) -> Table:
+    """GRIT accuracy (%) per naming scheme and the variance across schemes (×10⁻⁴)."""
+    return _by_key_table(
+        runs,
+        "grit",
+        "naming",
+        str,
+        "grit_naming",
+        "GRIT: accuracy by naming scheme",
+        "Accuracy (%) per naming scheme. Var: population variance of the per-scheme "
+        "accuracies (as fractions) ×10⁻⁴, i.e. in pp²; lower is more naming-invariant.",
+        extra=[("Var (×10⁻⁴)", lambda recs: _num(naming_variance(recs), 2))],
+    )
+
+
+def grit_form_table(runs: Sequence[Run]) -> Table:
+    """GRIT accuracy (%) per form and the standard-vs-realistic gap (pp)."""
+    return _by_key_table(
+        runs,
+        "grit",
+        "form",
+        str,
+        "grit_form",
+        "GRIT: accuracy by form",
+        "Accuracy (%) per task form. Gap = standard − realistic (pp); GRAIN reports |gap|.",
+        extra=[("Gap (pp)", lambda recs: _signed(form_gap(recs)))],
+    )
+
+
+def efficiency_table(runs: Sequence[Run], suite: str) -> Table:
+    """Tokens and latency per answer (mean and p90) for one suite."""
+    rows = []
+    for run, recs in _runs_with(runs, suite):
+        ts = token_stats(recs)
+        mean, p90 = latency_stats(recs)
+        rows.append(
+            [
+                run.label,
+                _num(ts.completion_mean, 0),
+                _num(ts.prompt_mean, 0),
+                _num(ts.per_correct, 0),
+                _num(mean, 2),
+                _num(p90, 2),
+            ]
+        )
+    name = "ClosureBench" if suite == "closure" else "GRIT"
+    return Table(
+        f"{suite}_efficiency",
+        f"{name}: efficiency",
+        "Mean completion and prompt tokens per answer, completion tokens per correct answer, "
+        "and latency per answer in seconds (mean and 90th percentile).",
+        ["Run", "Tok/ans", "Prompt tok", "Tok/correct", "Latency mean (s)", "Latency p90 (s)"],
+        rows,
+    )
+
+
+def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
+    """Every table of the report, grouped by suite (suites without records are omitted).
+
+    Returns:
+        ``{"ClosureBench": [...], "GRIT": [...]}`` in report order.
+    """
+    out: dict[str, list[Table]] = {}
+    if _runs_with(runs, "closure"):
+        out["ClosureBench"] = [
+            accuracy_by_level_table(runs),
+            accuracy_by_n_table(runs),
+            token_table(runs),
+            strict_lenient_table(runs),
+            outcome_table(runs),
+            accuracy_by_category_table(runs),
+            efficiency_table(runs, "closure"),
+        ]
+    if _runs_with(runs, "grit"):
+        out["GRIT"] = [
+            grit_task_table(runs),
+            grit_naming_table(runs),
+            grit_form_table(runs),
+            outcome_table(runs, "grit"),
+            efficiency_table(runs, "grit"),
+        ]
+    return out
+
+
+def run_list_markdown(runs: Sequence[Run]) -> str:
+    """A bullet list of the runs (label, directory, record count)."""
+    return "\n".join(f"- **{r.label}** — `{r.path}` ({len(r.records)} records)" for r in runs)
+
+
+def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
+    """The whole Markdown report.
+
+    Args:
+        runs: Loaded runs, shown side by side.
+        figures: Relative paths of figure files to link (optional).
+    """
+    parts = ["# ClosureBench evaluation report", "", "## Runs", "", run_list_markdown(runs), ""]
+    for suite, tables in all_tables(runs).items():
+        parts += [f"## {suite}", ""]
+        for table in tables:
+            parts += [table.to_markdown(), ""]
+    if figures:
+        parts += ["## Figures", ""]
+        parts += [f"![{f}]({f})" for f in figures]
+        parts.append("")
+    return "\n".join(parts)

@@ -1,0 +1,407 @@
+"""A fake OpenAI-compatible chat server on 127.0.0.1, for tests over real HTTP.
+
+It speaks ``POST /v1/chat/completions`` and ``GET /v1/models`` and follows a
+script: each chat request takes the next scripted step (an answer, a malformed
+body, a slow answer, or an error status); when the steps run out the ``default``
+answers. Every request is recorded in :attr:`FakeOpenAIServer.requests`.
+
+Example:
+    >>> with FakeOpenAIServer() as fake:
+    ...     _ = fake.script("first", Status(500), default=lambda req: Reply("echo"))
+    ...     fake.base_url.startswith("http://127.0.0.1:")
+    True
+
+Steps:
+    * ``"text"`` or :class:`Reply` - a normal completion (content, optional
+      ``reasoning_content`` / ``reasoning``, usage, finish_reason).
+    * :class:`Malformed` - status 200 with a body that is not a completion.
+    * :class:`Slow` - sleep, then send another step (for client timeouts).
+    * :class:`Status` - an HTTP error (500, 429 with ``Retry-After``, 401, 404, ...).
+    * a callable ``(request_json) -> step`` - computed per request.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, TypeAlias
+
+__all__ = [
+    "FakeOpenAIServer",
+    "Malformed",
+    "RecordedRequest",
+    "Reply",
+    "Slow",
+    "Status",
+    "Step",
+    "fake_openai_server",
+]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A successful chat completion.
+
+    Attributes:
+        content: ``choices[0].message.content`` (None sends JSON null).
+        reasoning_content: Sent as ``message.reasoning_content`` when set (vLLM, DeepSeek).
+        reasoning: Sent as ``message.reasoning`` when set (newer vLLM, Ollama, OpenRouter).
+        prompt_tokens: ``usage.prompt_tokens``; None omits ``usage`` altogether.
+        completion_tokens: ``usage.completion_tokens``.
+        finish_reason: ``choices[0].finish_reason``.
+    """
+
+    content: str | None = "OK"
+    reasoning_content: str | None = None
+    reasoning: str | None = None
+    prompt_tokens: int | None = 11
+    completion_tokens: int | None = 7
+    finish_reason: str = "stop"
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """Status 200 with a body that is not a valid completion.
+
+    Attributes:
+        body: Raw body bytes (default: truncated JSON).
+        content_type: The Content-Type header sent.
+    """
+
+    body: bytes = b'{"id": "x", "choices": [{"message": '
+    content_type: str = "application/json"
+
+
+@dataclass(frozen=True)
+class Slow:
+    """Sleep, then answer with ``then``.
+
+    Attributes:
+        seconds: How long to sleep before answering (cut short when the server stops).
+        then: The step sent afterwards.
+    """
+
+    seconds: float
+    then: Step = field(default_factory=Reply)
+
+
+@dataclass(frozen=True)
+class Status:
+    """An HTTP error with an OpenAI-style error body.
+
+    Attributes:
+        code: The HTTP status code.
+        message: ``error.message`` in the body (a default per code when None).
+        retry_after: ``Retry-After`` header in seconds, when set (429 defaults to 1).
+    """
+
+    code: int
+    message: str | None = None
+    retry_after: float | None = None
+
+
+Step: TypeAlias = "str | Reply | Malformed | Slow | Status | Callable[[dict[str, Any]], Step]"
+
+_DEFAULT_MESSAGES = {
+    400: "bad request",
+    401: "Incorrect API key provided.",
+    403: "permission denied",
+    404: "The model does not exist.",
+    429: "Rate limit reached; slow down.",
+    500: "internal server error",
+    503: "service unavailable",
+}
+
+
+@dataclass
+class RecordedRequest:
+    """One request the server received.
+
+    Attributes:
+        method: ``"GET"`` or ``"POST"``.
+        path: Request path, e.g. ``/v1/chat/completions``.
+        headers: Request headers, names lower-cased.
+        body: Parsed JSON body (None when absent or not JSON).
+    """
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The ``messages`` of a chat request ([] otherwise)."""
+        return list((self.body or {}).get("messages", [])) if isinstance(self.body, dict) else []
+
+
+class FakeOpenAIServer:
+    """A scripted OpenAI-compatible server on an ephemeral loopback port.
+
+    Attributes:
+        requests: Every request received, in order (chat and models).
+        served_models: Model ids of ``GET /v1/models``; when ``strict_models`` is
+            True, chat requests for other models get a 404 like vLLM's.
+        api_key: When set, requests without ``Authorization: Bearer <api_key>`` get 401.
+    """
+
+    def __init__(
+        self,
+        *,
+        served_models: list[str] | None = None,
+        strict_models: bool = False,
+        api_key: str | None = None,
+    ) -> None:
+        """Create the server (not started yet; use ``start()`` or ``with``).
+
+        Args:
+            served_models: Models listed by ``GET /v1/models`` (default ``["fake-model"]``).
+            strict_models: Answer 404 for chat requests naming an unlisted model.
+            api_key: Required bearer token, or None to accept any.
+        """
+        self.served_models = list(served_models or ["fake-model"])
+        self.strict_models = strict_models
+        self.api_key = api_key
+        self.requests: list[RecordedRequest] = []
+        self._steps: deque[Step] = deque()
+        self._default: Step = Reply()
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._httpd: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- scripting ---------------------------------------------------------------
+
+    def script(self, *steps: Step, default: Step | None = None) -> FakeOpenAIServer:
+        """Replace the script: ``steps`` answer the next chat requests in order.
+
+        Args:
+            *steps: One step per upcoming chat request.
+            default: Step for requests after the steps run out (unchanged when None;
+                initially ``Reply("OK")``).
+
+        Returns:
+            The server, for chaining.
+        """
+        with self._lock:
+            self._steps = deque(steps)
+            if default is not None:
+                self._default = default
+        return self
+
+    @property
+    def chat_requests(self) -> list[RecordedRequest]:
+        """The recorded ``POST .../chat/completions`` requests."""
+        with self._lock:
+            return [r for r in self.requests if r.path.endswith("/chat/completions")]
+
+    def _next_step(self, body: dict[str, Any]) -> Step:
+        with self._lock:
+            step = self._steps.popleft() if self._steps else self._default
+        while callable(step):
+            step = step(body)
+        return step
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    @property
+    def port(self) -> int:
+        """The bound port."""
+        if self._httpd is None:
+            raise RuntimeError("fake server not started")
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        """API root to give clients, e.g. ``http://127.0.0.1:54321/v1``."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> FakeOpenAIServer:
+        """Bind an ephemeral port and serve in a daemon thread.
+
+        Returns:
+            The server.
+        """
+        server = self
+
+        class Handler(_Handler):
+            fake = server
+
+        self._stopping.clear()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving; slow steps in flight are cut short."""
+        self._stopping.set()
+        if self._httpd is not None:
+            self._httpd.shutdown()
+            self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Request handler; ``fake`` is set on a per-server subclass."""
+
+    fake: FakeOpenAIServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Keep test output quiet."""
+
+    def _record(self, body: Any) -> None:
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        with self.fake._lock:
+            self.fake.requests.append(RecordedRequest(self.command, self.path, headers, body))
+
+    def _send(
+        self,
+        code: int,
+        payload: bytes,
+        content_type: str = "application/json",
+        extra: dict[str, str] | None = None,
+    ) -> None:
+        try:
+            self.send_response(code)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(payload)))
+            for key, value in (extra or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client gave up (e.g. timed out)
+
+    def _send_json(self, code: int, obj: Any, extra: dict[str, str] | None = None) -> None:
+        self._send(code, json.dumps(obj).encode(), extra=extra)
+
+    def _error(self, code: int, message: str, extra: dict[str, str] | None = None) -> None:
+        kind = "rate_limit_error" if code == 429 else "invalid_request_error"
+        self._send_json(
+            code, {"error": {"message": message, "type": kind, "code": code}}, extra=extra
+        )
+
+    def _authorized(self) -> bool:
+        key = self.fake.api_key
+        if key is None or self.headers.get("Authorization") == f"Bearer {key}":
+            return True
+        self._error(401, _DEFAULT_MESSAGES[401])
+        return False
+
+    def do_GET(self) -> None:
+        """Serve ``GET /v1/models``."""
+        self._record(None)
+        if not self._authorized():
+            return
+        if self.path.rstrip("/").endswith("/models"):
+            data = [
+                {"id": m, "object": "model", "created": 0, "owned_by": "fake"}
+                for m in self.fake.served_models
+            ]
+            self._send_json(200, {"object": "list", "data": data})
+        else:
+            self._error(404, f"no route {self.path}")
+
+    def do_POST(self) -> None:
+        """Serve ``POST /v1/chat/completions`` from the script."""
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw) if raw else None
+        except ValueError:
+            body = None
+        self._record(body)
+        if not self.path.rstrip("/").endswith("/chat/completions"):
+            self._error(404, f"no route {self.path}")
+            return
+        if not self._authorized():
+            return
+        if not isinstance(body, dict):
+            self._error(400, "request body is not a JSON object")
+            return
+        model = str(body.get("model", ""))
+        if self.fake.strict_models and model not in self.fake.served_models:
+            self._error(404, f"The model `{model}` does not exist.")
+            return
+        self._answer(self.fake._next_step(body), body)
+
+    def _answer(self, step: Step, body: dict[str, Any]) -> None:
+        if isinstance(step, Slow):
+            if self.fake._stopping.wait(step.seconds):
+                self.close_connection = True
+                return
+            step = step.then
+            while callable(step):
+                step = step(body)
+            self._answer(step, body)
+        elif isinstance(step, str):
+            self._answer(Reply(step), body)
+        elif isinstance(step, Reply):
+            self._send_json(200, _completion_json(step, str(body.get("model", ""))))
+        elif isinstance(step, Malformed):
+            self._send(200, step.body, content_type=step.content_type)
+        elif isinstance(step, Status):
+            extra = {}
+            retry_after = step.retry_after if step.retry_after is not None else None
+            if step.code == 429 and retry_after is None:
+                retry_after = 1
+            if retry_after is not None:
+                extra["Retry-After"] = f"{retry_after:g}"
+            message = step.message or _DEFAULT_MESSAGES.get(step.code, f"error {step.code}")
+            self._error(step.code, message, extra=extra)
+        else:
+            self._error(500, f"fake server: bad scripted step {step!r}")
+
+
+def _completion_json(reply: Reply, model: str) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+    if reply.reasoning_content is not None:
+        message["reasoning_content"] = reply.reasoning_content
+    if reply.reasoning is not None:
+        message["reasoning"] = reply.reasoning
+    out: dict[str, Any] = {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": reply.finish_reason}],
+    }
+    if reply.prompt_tokens is not None:
+        completion = reply.completion_tokens or 0
+        out["usage"] = {
+            "prompt_tokens": reply.prompt_tokens,
+            "completion_tokens": completion,
+            "total_tokens": reply.prompt_tokens + completion,
+        }
+    return out
+
+
+def fake_openai_server(**kwargs: Any) -> Iterator[FakeOpenAIServer]:
+    """Yield a started server and stop it afterwards (the body of the pytest fixture).
+
+    Args:
+        **kwargs: Passed to :class:`FakeOpenAIServer`.
+
+    Yields:
+        The running server.
+    """
+    with FakeOpenAIServer(**kwargs) as fake:
+        yield fake

@@ -1,0 +1,144 @@
+"""``closurebench eval`` CLI tests: errors, and resume after SIGKILL mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from fake_openai_server import Reply, Slow
+from typer.testing import CliRunner
+
+import closurebench
+from closurebench.cli.eval import eval_cmd
+
+_APP = typer.Typer()
+_APP.command()(eval_cmd)
+_LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(eval_cmd)"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+    # one dataset per session, shared by the runner and CLI test modules
+    out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
+    if not (out / "closure-heldout.jsonl").exists():
+        closurebench.generate_split("heldout", seed=0, count=30, out=out)
+    path = out / "closure-heldout.jsonl"
+    return path, closurebench.load_instances(path)
+
+
+def _answers(records: list[dict[str, Any]]) -> Any:
+    by_q = {r["question"]: r for r in records}
+
+    def step(body: dict[str, Any]) -> Any:
+        rec = by_q[body["messages"][-1]["content"]]
+        # every third instance answers with a format error, the rest correctly
+        text = "no json here {" if rec["id"][-1] in "036" else json.dumps({"answer": rec["answer"]})
+        return Slow(0.12, Reply(text, prompt_tokens=50, completion_tokens=3))
+
+    return step
+
+
+def _args(data: Path, base_url: str, out: Path) -> list[str]:
+    return [
+        str(data), "--model", "fake-model", "--base-url", base_url, "--mode", "direct",
+        "--out", str(out), "--concurrency", "2", "--timeout", "5", "--retries", "1",
+        "--no-progress",
+    ]  # fmt: skip
+
+
+def test_errors_exit_1_with_a_message(data: Any, tmp_path: Path) -> None:
+    path, _ = data
+    runner = CliRunner()
+    cases = [
+        (
+            [str(tmp_path / "nope.jsonl"), "--model", "m", "--out", str(tmp_path / "o")],
+            "does not exist",
+        ),
+        (
+            [str(path), "--model", "m", "--out", str(tmp_path / "o"), "--mode", "zen"],
+            "unknown mode",
+        ),
+        (
+            [
+                str(path),
+                "--model",
+                "m",
+                "--out",
+                str(tmp_path / "o"),
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+            ],
+            "cannot reach",
+        ),
+    ]
+    for args, needle in cases:
+        res = runner.invoke(_APP, args)
+        assert res.exit_code == 1, res.output
+        assert needle in res.output
+        assert "Traceback" not in res.output
+
+
+def test_scripted_provider_from_cli(data: Any, tmp_path: Path) -> None:
+    path, _ = data
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps([json.dumps({"answer": 0})] * 5))
+    res = CliRunner().invoke(
+        _APP,
+        [str(path), "--model", "m", "--provider", "scripted", "--script", str(script),
+         "--out", str(tmp_path / "o"), "--limit", "5", "--concurrency", "1", "--no-progress"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "o" / "summary.json").read_text())["counts"]["total"] == 5
+
+
+def test_resume_after_sigkill_matches_uninterrupted(
+    fake_openai: Any, data: Any, tmp_path: Path
+) -> None:
+    path, records = data
+    fake_openai.script(default=_answers(records))
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+
+    killed = tmp_path / "killed"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _LAUNCH, *_args(path, fake_openai.base_url, killed)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    results = killed / "results.jsonl"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if results.exists() and results.read_text().count("\n") >= 6:
+            break
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    n_before = results.read_text().count("\n")
+    assert 6 <= n_before < len(records), "the run was not interrupted mid-way"
+    with results.open("a") as fh:  # a half-written line, as if killed mid-write
+        fh.write('{"id": "' + records[-1]["id"] + '", "outcome": "stri')
+
+    res = CliRunner().invoke(_APP, _args(path, fake_openai.base_url, killed))
+    assert res.exit_code == 0, res.output
+    resumed = [json.loads(line) for line in results.read_text().splitlines()]
+    ids = [r["id"] for r in resumed]
+    assert len(ids) == len(set(ids)) == len(records)
+
+    full = tmp_path / "full"
+    res = CliRunner().invoke(_APP, _args(path, fake_openai.base_url, full))
+    assert res.exit_code == 0, res.output
+    uninterrupted = [json.loads(line) for line in (full / "results.jsonl").read_text().splitlines()]
+    assert {r["id"]: r["outcome"] for r in resumed} == {
+        r["id"]: r["outcome"] for r in uninterrupted
+    }
+    s1 = json.loads((killed / "summary.json").read_text())
+    s2 = json.loads((full / "summary.json").read_text())
+    assert s1["outcomes"] == s2["outcomes"] and s1["counts"] == s2["counts"]
+    assert s1["tokens"]["completion_total"] == 3 * len(records)

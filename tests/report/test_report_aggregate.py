@@ -1,0 +1,96 @@
+"""Aggregation: Wilson intervals, accuracies, outcome shares, loading errors."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from report_fixtures import record, synthetic_records
+
+from closurebench.report.aggregate import (
+    Rate,
+    ReportError,
+    accuracy,
+    accuracy_by,
+    latency_stats,
+    load_run,
+    load_runs,
+    outcome_shares,
+    token_stats,
+    wilson_interval,
+)
+
+
+def test_wilson_known_values() -> None:
+    lo, hi = wilson_interval(0, 10)
+    assert lo == 0.0 and hi == pytest.approx(0.2775, abs=1e-4)
+    lo, hi = wilson_interval(10, 10)
+    assert lo == pytest.approx(0.7225, abs=1e-4) and hi == 1.0
+    lo, hi = wilson_interval(50, 100)
+    assert (lo, hi) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+@pytest.mark.parametrize("k,n", [(0, 1), (1, 3), (7, 20), (99, 100), (500, 1000)])
+def test_wilson_contains_estimate(k: int, n: int) -> None:
+    lo, hi = wilson_interval(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0
+
+
+def test_rate_format_shows_ci_only_for_small_cells() -> None:
+    assert Rate(3, 10).fmt() == "30.0 [10.8, 60.3]"
+    assert Rate(30, 100).fmt() == "30.0"
+    assert Rate(30, 100).fmt(ci=True).startswith("30.0 [")
+
+
+def test_accuracy_by_level_hand_made() -> None:
+    recs = (
+        [record("strict_correct", level=1)] * 3
+        + [record("lenient_only", level=1)]
+        + [record("wrong", level=2)] * 3
+        + [record("strict_correct", level=2)]
+    )
+    by = accuracy_by(recs, "level")
+    assert by[1] == Rate(4, 4) and by[2] == Rate(1, 4)
+    assert accuracy(recs).pct == 62.5
+    assert accuracy(recs, strict=True).pct == 50.0
+
+
+def test_outcome_shares_sum_to_100() -> None:
+    recs = synthetic_records("m", "direct", 0.5, 7)
+    shares = outcome_shares(recs)
+    assert sum(shares.values()) == pytest.approx(100.0)
+    assert shares["strict_correct"] + shares["lenient_only"] == pytest.approx(accuracy(recs).pct)
+
+
+def test_token_and_latency_stats() -> None:
+    recs = [
+        record("strict_correct", completion_tokens=100, latency_s=1.0),
+        record("wrong", completion_tokens=300, latency_s=2.0),
+        record("lenient_only", completion_tokens=200, latency_s=3.0),
+    ]
+    ts = token_stats(recs)
+    assert ts.completion_mean == 200.0 and ts.per_correct == 300.0 and ts.correct == 2
+    assert latency_stats(recs) == pytest.approx((2.0, 2.8))
+    assert math.isinf(token_stats([record("wrong")]).per_correct)
+
+
+def test_load_errors_name_the_path(tmp_path, make_run) -> None:
+    with pytest.raises(ReportError, match=str(tmp_path / "missing" / "results.jsonl")):
+        load_run(tmp_path / "missing")
+    bad = make_run("bad", [record("wrong")])
+    with (bad / "results.jsonl").open("a") as fh:
+        fh.write("{not json\n")
+    with pytest.raises(ReportError, match=rf"{bad / 'results.jsonl'}:2: malformed JSON"):
+        load_run(bad)
+    odd = make_run("odd", [record("maybe")])
+    with pytest.raises(ReportError, match="outcome 'maybe'"):
+        load_run(odd)
+
+
+def test_labels_from_settings_and_deduplicated(make_run) -> None:
+    a = make_run("a", [record("wrong", model="gpt", mode="cot")])
+    b = make_run("b", [record("wrong", model="gpt", mode="cot")])
+    runs = load_runs([a, b])
+    assert [r.label for r in runs] == ["gpt · cot (a)", "gpt · cot (b)"]
+    assert runs[0].summary == {"n": 1}
