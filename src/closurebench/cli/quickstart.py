@@ -6,7 +6,11 @@
 2. generates a GRIT set — one graph per task, each in its 8 views (2 forms × 4
    naming schemes) — with certified exact answers;
 3. writes both as canonical JSONL with manifests under ``--out``;
-4. cross-checks a few answers on a fresh graph three ways on screen, runs the paper's
+4. evaluates the trivial answer-free baseline on both sets through the real
+   evaluation harness (runner, scoring, resumable results) and writes a report —
+   the floor a model must beat; ``closurebench eval`` points the same harness at a
+   real model;
+5. cross-checks a few answers on a fresh graph three ways on screen, runs the paper's
    own Ein programs, and times the transitive closure of a 5,000-node graph.
 
 It exits with status 1 if any two routes disagree.
@@ -14,7 +18,9 @@ It exits with status 1 if any two routes disagree.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +37,10 @@ from rich.table import Table
 from closurebench import __version__, ein
 from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
+from closurebench.evaluate.baselines import trivial_reply
+from closurebench.evaluate.providers import GenerationSettings
+from closurebench.evaluate.providers.scripted import ScriptedProvider
+from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.generate.closure import generate_split
 from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import write_split as write_grit
@@ -49,6 +59,7 @@ from closurebench.graphs import (
     to_scipy_sparse,
     triangle_count,
 )
+from closurebench.report.build import build_report
 from closurebench.seeding import rng
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.grit import GRIT_TASKS
@@ -154,6 +165,41 @@ def _grit_part(console: Console, seed: int, out: Path) -> None:
     console.print(table)
 
 
+def _eval_part(console: Console, out: Path) -> None:
+    closure = load_instances(out / "closure" / "closure-heldout.jsonl")
+    grit = load_instances(out / "grit" / "grit-test.jsonl")
+    table = Table(title="Trivial answer-free baseline through the evaluation harness")
+    for col in ("suite", "instances", "strict acc.", "lenient acc.", "outcomes"):
+        table.add_column(col)
+    run_dirs = []
+    for suite, records in (("closure", closure), ("grit", grit)):
+        script = {r["question"]: trivial_reply(r) for r in records}
+        provider = ScriptedProvider(script, name="trivial-baseline")
+        run_dir = out / "runs" / f"baseline-{suite}"
+        # The quickstart owns its output: a stale run (another seed) must not be resumed.
+        shutil.rmtree(run_dir, ignore_errors=True)
+        stats = asyncio.run(
+            run_eval(
+                records,
+                provider,
+                "direct",
+                GenerationSettings(model="trivial-baseline"),
+                run_dir,
+                RunOptions(progress=False),
+            )
+        )
+        summary = stats.summary
+        counts = ", ".join(f"{k} {v}" for k, v in summary.get("outcomes", {}).items() if v)
+        table.add_row(
+            suite, str(len(records)), f"{summary.get('strict_accuracy', 0):.1%}",
+            f"{summary.get('lenient_accuracy', 0):.1%}", counts,
+        )  # fmt: skip
+        run_dirs.append(run_dir)
+    console.print(table)
+    md, html = build_report(run_dirs, out / "report")
+    console.print(f"report: {md} and {html}")
+
+
 def quickstart(
     seed: Annotated[int, typer.Option(help="Master seed: the same seed gives the same run.")] = 0,
     n: Annotated[
@@ -176,6 +222,7 @@ def quickstart(
     try:
         _closure_part(console, seed, out)
         _grit_part(console, seed, out)
+        _eval_part(console, out)
     except ClosureBenchError as exc:
         console.print(f"[red]generation failed: {type(exc).__name__}: {exc}[/]")
         raise typer.Exit(1) from None
