@@ -4,6 +4,7 @@ Times, on Erdős–Rényi digraphs with n = 100, 1,000, 5,000 and expected
 out-degree 2 and 10:
 
 * ``core (sparse)``  — ``closurebench.graphs.tc`` on a CSR adjacency (minimum over repeats);
+* ``core (f64)``     — the same on the float64 matrix Ein holds (the like-for-like baseline);
 * ``core (dense)``   — the same on the dense matrix Ein holds;
 * ``Ein tc``         — the ``tc`` statement of an Ein program: evaluation of the parsed
   program ``A = edges(...); T = tc(A)`` minus evaluation of ``A = edges(...)`` alone
@@ -101,8 +102,8 @@ def main() -> None:
     )
     print()
     header = (
-        "| n | out-deg | edges | closure pairs | core sparse ms | core dense ms | Ein builtin ms "
-        "| Ein tc ms | Ein program ms | networkx s | Ein builtin / core dense "
+        "| n | out-deg | edges | closure pairs | core sparse ms | core dense ms | core f64 ms "
+        "| Ein builtin ms | Ein tc ms | Ein program ms | networkx s | Ein tc / core f64 "
         "| Ein tc / core dense | networkx / Ein tc |"
     )
     print(header)
@@ -131,6 +132,7 @@ def main() -> None:
             eval_plain = min(_times(lambda p=parsed_plain: evaluate(p, LIMITS), args.repeats))
             ein_tc = max(eval_tc - eval_plain, 1e-6)
             as_float = dense.astype(np.float64)
+            core_f64 = min(_times(lambda a=as_float: tc(a), args.repeats))
             builtin = min(
                 _times(lambda a=as_float: BUILTINS["tc"].func(a, limits=LIMITS), args.repeats)
             )
@@ -145,8 +147,8 @@ def main() -> None:
             )
             row = (
                 f"| {n:,} | {deg} | {g.m:,} | {int(ref.sum()):,} | {core_sparse * 1e3:.1f} "
-                f"| {core_dense * 1e3:.1f} | {builtin * 1e3:.1f} | {ein_tc * 1e3:.1f} "
-                f"| {with_tc * 1e3:.1f} | {nx_txt} | {builtin / core_dense:.2f} "
+                f"| {core_dense * 1e3:.1f} | {core_f64 * 1e3:.1f} | {builtin * 1e3:.1f} "
+                f"| {ein_tc * 1e3:.1f} | {with_tc * 1e3:.1f} | {nx_txt} | {ein_tc / core_f64:.2f} "
                 f"| {ein_tc / core_dense:.2f} | {speedup} |"
             )
             print(row, flush=True)
@@ -158,6 +160,7 @@ def main() -> None:
                     "pairs": int(ref.sum()),
                     "core_sparse_s": core_sparse,
                     "core_dense_s": core_dense,
+                    "core_f64_s": core_f64,
                     "ein_builtin_s": builtin,
                     "ein_tc_s": ein_tc,
                     "ein_program_s": with_tc,

@@ -1,0 +1,285 @@
+"""Measure evaluation-harness overhead (runner + openai client + scoring + results/cache I/O).
+
+Run: ``uv run python benchmarks/bench_harness.py`` (``--help`` for options).
+
+A minimal OpenAI-compatible server (raw asyncio HTTP/1.1 with keep-alive, fixed valid
+chat-completions body) runs in a separate process, so it does not share the GIL with
+the harness. Each row runs :func:`closurebench.evaluate.runner.run_eval` end to end
+(``direct`` mode, scoring, ``results.jsonl`` + ``cache.jsonl`` writes, summary) into a
+fresh run directory and reports instances per second (one request per instance).
+
+Instances: ``generate_split("heldout", seed=0, count=--base)`` copied with unique ids
+*and* a unique tag appended to the question, so that every request has its own cache
+key (no cache hits; every instance goes over HTTP).
+
+Rows:
+* ``openai`` over loopback HTTP at concurrency 1, 16, 64, with fsync on (the default)
+  and off (``os.fsync`` replaced by a no-op for the measurement only).
+* ``scripted`` (no HTTP): the pure harness ceiling.
+* A 20,000-instance run in a child process for peak memory (``ru_maxrss`` and the
+  ``tracemalloc`` peak), with the scripted provider by default (``--mem-provider``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import resource
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+_BODY = json.dumps(
+    {
+        "id": "chatcmpl-bench",
+        "object": "chat.completion",
+        "created": 0,
+        "model": "bench",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": '{"answer": 8}'},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 120, "completion_tokens": 6, "total_tokens": 126},
+    }
+).encode()
+_RESPONSE = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+    + str(len(_BODY)).encode()
+    + b"\r\nConnection: keep-alive\r\n\r\n"
+    + _BODY
+)
+
+
+# --------------------------------------------------------------------------- server
+
+
+async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        while True:
+            head = await reader.readuntil(b"\r\n\r\n")
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:].strip())
+            if length:
+                await reader.readexactly(length)
+            writer.write(_RESPONSE)
+            await writer.drain()
+    except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
+        pass
+    finally:
+        writer.close()
+
+
+def _serve(sock: socket.socket) -> None:
+    async def main() -> None:
+        server = await asyncio.start_server(_handle, sock=sock, backlog=1024)
+        async with server:
+            await server.serve_forever()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
+
+
+def start_server() -> tuple[mp.Process, str]:
+    """Start the fake server in a child process; return it and its base URL."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(1024)
+    port = sock.getsockname()[1]
+    proc = mp.get_context("fork").Process(target=_serve, args=(sock,), daemon=True)
+    proc.start()
+    sock.close()
+    return proc, f"http://127.0.0.1:{port}/v1"
+
+
+# --------------------------------------------------------------------------- data
+
+
+def make_instances(base: list[dict[str, Any]], count: int, tag: str) -> list[dict[str, Any]]:
+    """``count`` copies of ``base`` records with unique ids and unique questions."""
+    out = []
+    for k in range(count):
+        r = dict(base[k % len(base)])
+        r["id"] = f"{r['id']}-{tag}{k}"
+        r["question"] = f"{r['question']}\n\n(ref {tag}{k})"
+        out.append(r)
+    return out
+
+
+# --------------------------------------------------------------------------- runs
+
+
+def _provider(kind: str, base_url: str | None) -> Any:
+    from closurebench.evaluate.providers import OpenAICompatProvider, ScriptedProvider
+
+    if kind == "openai":
+        return OpenAICompatProvider(base_url=str(base_url), timeout_s=60.0)
+
+    class _Discard(list):  # the scripted provider records every call; not for 20k runs
+        def append(self, _item: Any) -> None:
+            pass
+
+    p = ScriptedProvider(lambda messages, settings: '{"answer": 8}')
+    p.calls = _Discard()
+    return p
+
+
+def run_once(
+    instances: list[dict[str, Any]],
+    *,
+    kind: str,
+    base_url: str | None,
+    concurrency: int,
+    fsync: bool,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """One full run_eval into a fresh directory; returns timing and stats."""
+    from closurebench.evaluate import cache as cache_mod
+    from closurebench.evaluate import records as records_mod
+    from closurebench.evaluate.providers import GenerationSettings
+    from closurebench.evaluate.runner import RunOptions, run_eval
+
+    provider = _provider(kind, base_url)
+    settings = GenerationSettings(model="bench", max_tokens=64, timeout_s=60.0)
+    opts = RunOptions(concurrency=concurrency, retries=0, progress=progress)
+    out = Path(tempfile.mkdtemp(prefix="bench_harness_"))
+    real_fsync = os.fsync
+    if not fsync:
+        records_mod.os.fsync = lambda fd: None  # type: ignore[attr-defined]
+        cache_mod.os.fsync = lambda fd: None  # type: ignore[attr-defined]
+
+    async def go() -> Any:
+        try:
+            return await run_eval(instances, provider, "direct", settings, out, opts)
+        finally:
+            await provider.aclose()
+
+    try:
+        t0 = time.perf_counter()
+        stats = asyncio.run(go())
+        wall = time.perf_counter() - t0
+    finally:
+        records_mod.os.fsync = real_fsync  # type: ignore[attr-defined]
+        cache_mod.os.fsync = real_fsync  # type: ignore[attr-defined]
+        shutil.rmtree(out, ignore_errors=True)
+    if stats.failures:
+        raise SystemExit(f"{stats.failures} failures in a benchmark run: {stats.summary}")
+    return {"n": len(instances), "wall": wall, "rate": len(instances) / wall, "stats": stats}
+
+
+def _mem_child(conn: Any, base: list[dict[str, Any]], count: int, kind: str,
+               base_url: str | None, concurrency: int, trace: bool) -> None:
+    import tracemalloc
+
+    instances = make_instances(base, count, "m")
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if trace:
+        tracemalloc.start()
+    r = run_once(instances, kind=kind, base_url=base_url, concurrency=concurrency, fsync=True)
+    peak = tracemalloc.get_traced_memory()[1] if trace else None
+    rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    conn.send({"wall": r["wall"], "rate": r["rate"], "rss_before_kb": rss_before,
+               "rss_after_kb": rss_after, "trace_peak": peak})
+    conn.close()
+
+
+def mem_run(base: list[dict[str, Any]], count: int, kind: str, base_url: str | None,
+            concurrency: int, trace: bool) -> dict[str, Any]:
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    p = ctx.Process(target=_mem_child,
+                    args=(child, base, count, kind, base_url, concurrency, trace))
+    p.start()
+    res = parent.recv()
+    p.join()
+    return res
+
+
+# --------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", type=int, default=200, help="generated records to copy from")
+    ap.add_argument("--n", type=int, default=2000, help="instances per throughput run")
+    ap.add_argument("--n-c1", type=int, default=500, help="instances at concurrency 1")
+    ap.add_argument("--concurrency", default="1,16,64")
+    ap.add_argument("--mem-count", type=int, default=20000)
+    ap.add_argument("--mem-provider", choices=["scripted", "openai"], default="scripted")
+    ap.add_argument("--mem-concurrency", type=int, default=64)
+    ap.add_argument("--no-progress-row", action="store_true",
+                    help="skip the row with the rich progress bar on")
+    args = ap.parse_args(argv)
+
+    import closurebench
+    import openai
+
+    t0 = time.perf_counter()
+    base = closurebench.generate_split("heldout", seed=0, count=args.base)
+    print(f"generated {len(base)} base records in {time.perf_counter() - t0:.1f}s; "
+          f"python {sys.version.split()[0]}, openai {openai.__version__}, "
+          f"{os.cpu_count()} CPUs", file=sys.stderr)
+
+    server, url = start_server()
+    rows: list[tuple[str, int, str, int, float, float]] = []
+    try:
+        # warm-up (imports, client, scorer caches)
+        run_once(make_instances(base, 50, "w"), kind="openai", base_url=url,
+                 concurrency=4, fsync=False)
+        tag = 0
+        for kind in ("openai", "scripted"):
+            for c in [int(x) for x in args.concurrency.split(",")]:
+                for fsync in (True, False):
+                    n = args.n_c1 if c == 1 and kind == "openai" else args.n
+                    tag += 1
+                    r = run_once(make_instances(base, n, f"r{tag}-"), kind=kind,
+                                 base_url=url, concurrency=c, fsync=fsync)
+                    rows.append((kind, c, "on" if fsync else "off", n, r["wall"], r["rate"]))
+                    print(f"  {kind:8s} c={c:<3d} fsync={'on ' if fsync else 'off'} "
+                          f"n={n}: {r['rate']:8.1f}/s", file=sys.stderr)
+        if not args.no_progress_row:
+            tag += 1
+            r = run_once(make_instances(base, args.n, f"p{tag}-"), kind="openai",
+                         base_url=url, concurrency=64, fsync=True, progress=True)
+            rows.append(("openai +progress bar", 64, "on", args.n, r["wall"], r["rate"]))
+        mem_url = url if args.mem_provider == "openai" else None
+        mem = mem_run(base, args.mem_count, args.mem_provider, mem_url,
+                      args.mem_concurrency, trace=False)
+        mem_t = mem_run(base, args.mem_count, args.mem_provider, mem_url,
+                        args.mem_concurrency, trace=True)
+    finally:
+        server.terminate()
+        server.join()
+
+    print("\n| provider | concurrency | fsync | instances | wall s | req/s |")
+    print("|---|---:|---|---:|---:|---:|")
+    for kind, c, fs, n, wall, rate in rows:
+        print(f"| {kind} | {c} | {fs} | {n} | {wall:.2f} | {rate:.0f} |")
+    print(f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
+          f"concurrency {args.mem_concurrency}, fsync on), separate process:\n")
+    print("| measure | value |")
+    print("|---|---:|")
+    print(f"| ru_maxrss before run (imports + {args.mem_count:,} records) | "
+          f"{mem['rss_before_kb'] / 1024:.0f} MiB |")
+    print(f"| ru_maxrss after run | {mem['rss_after_kb'] / 1024:.0f} MiB |")
+    print(f"| tracemalloc peak during run_eval | {mem_t['trace_peak'] / 2**20:.0f} MiB |")
+    print(f"| rate (untraced run) | {mem['rate']:.0f} /s |")
+    print(f"\nTarget: >= 500 req/s over HTTP.")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
