@@ -180,8 +180,15 @@ def run_once(
     return {"n": len(instances), "wall": wall, "rate": len(instances) / wall, "stats": stats}
 
 
-def _mem_child(conn: Any, base: list[dict[str, Any]], count: int, kind: str,
-               base_url: str | None, concurrency: int, trace: bool) -> None:
+def _mem_child(
+    conn: Any,
+    base: list[dict[str, Any]],
+    count: int,
+    kind: str,
+    base_url: str | None,
+    concurrency: int,
+    trace: bool,
+) -> None:
     import tracemalloc
 
     instances = make_instances(base, count, "m")
@@ -191,17 +198,31 @@ def _mem_child(conn: Any, base: list[dict[str, Any]], count: int, kind: str,
     r = run_once(instances, kind=kind, base_url=base_url, concurrency=concurrency, fsync=True)
     peak = tracemalloc.get_traced_memory()[1] if trace else None
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    conn.send({"wall": r["wall"], "rate": r["rate"], "rss_before_kb": rss_before,
-               "rss_after_kb": rss_after, "trace_peak": peak})
+    conn.send(
+        {
+            "wall": r["wall"],
+            "rate": r["rate"],
+            "rss_before_kb": rss_before,
+            "rss_after_kb": rss_after,
+            "trace_peak": peak,
+        }
+    )
     conn.close()
 
 
-def mem_run(base: list[dict[str, Any]], count: int, kind: str, base_url: str | None,
-            concurrency: int, trace: bool) -> dict[str, Any]:
+def mem_run(
+    base: list[dict[str, Any]],
+    count: int,
+    kind: str,
+    base_url: str | None,
+    concurrency: int,
+    trace: bool,
+) -> dict[str, Any]:
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    p = ctx.Process(target=_mem_child,
-                    args=(child, base, count, kind, base_url, concurrency, trace))
+    p = ctx.Process(
+        target=_mem_child, args=(child, base, count, kind, base_url, concurrency, trace)
+    )
     p.start()
     res = parent.recv()
     p.join()
@@ -220,46 +241,68 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mem-count", type=int, default=20000)
     ap.add_argument("--mem-provider", choices=["scripted", "openai"], default="scripted")
     ap.add_argument("--mem-concurrency", type=int, default=64)
-    ap.add_argument("--no-progress-row", action="store_true",
-                    help="skip the row with the rich progress bar on")
+    ap.add_argument(
+        "--no-progress-row", action="store_true", help="skip the row with the rich progress bar on"
+    )
     args = ap.parse_args(argv)
 
-    import closurebench
     import openai
+
+    import closurebench
 
     t0 = time.perf_counter()
     base = closurebench.generate_split("heldout", seed=0, count=args.base)
-    print(f"generated {len(base)} base records in {time.perf_counter() - t0:.1f}s; "
-          f"python {sys.version.split()[0]}, openai {openai.__version__}, "
-          f"{os.cpu_count()} CPUs", file=sys.stderr)
+    print(
+        f"generated {len(base)} base records in {time.perf_counter() - t0:.1f}s; "
+        f"python {sys.version.split()[0]}, openai {openai.__version__}, "
+        f"{os.cpu_count()} CPUs",
+        file=sys.stderr,
+    )
 
     server, url = start_server()
     rows: list[tuple[str, int, str, int, float, float]] = []
     try:
         # warm-up (imports, client, scorer caches)
-        run_once(make_instances(base, 50, "w"), kind="openai", base_url=url,
-                 concurrency=4, fsync=False)
+        run_once(
+            make_instances(base, 50, "w"), kind="openai", base_url=url, concurrency=4, fsync=False
+        )
         tag = 0
         for kind in ("openai", "scripted"):
             for c in [int(x) for x in args.concurrency.split(",")]:
                 for fsync in (True, False):
                     n = args.n_c1 if c == 1 and kind == "openai" else args.n
                     tag += 1
-                    r = run_once(make_instances(base, n, f"r{tag}-"), kind=kind,
-                                 base_url=url, concurrency=c, fsync=fsync)
+                    r = run_once(
+                        make_instances(base, n, f"r{tag}-"),
+                        kind=kind,
+                        base_url=url,
+                        concurrency=c,
+                        fsync=fsync,
+                    )
                     rows.append((kind, c, "on" if fsync else "off", n, r["wall"], r["rate"]))
-                    print(f"  {kind:8s} c={c:<3d} fsync={'on ' if fsync else 'off'} "
-                          f"n={n}: {r['rate']:8.1f}/s", file=sys.stderr)
+                    print(
+                        f"  {kind:8s} c={c:<3d} fsync={'on ' if fsync else 'off'} "
+                        f"n={n}: {r['rate']:8.1f}/s",
+                        file=sys.stderr,
+                    )
         if not args.no_progress_row:
             tag += 1
-            r = run_once(make_instances(base, args.n, f"p{tag}-"), kind="openai",
-                         base_url=url, concurrency=64, fsync=True, progress=True)
+            r = run_once(
+                make_instances(base, args.n, f"p{tag}-"),
+                kind="openai",
+                base_url=url,
+                concurrency=64,
+                fsync=True,
+                progress=True,
+            )
             rows.append(("openai +progress bar", 64, "on", args.n, r["wall"], r["rate"]))
         mem_url = url if args.mem_provider == "openai" else None
-        mem = mem_run(base, args.mem_count, args.mem_provider, mem_url,
-                      args.mem_concurrency, trace=False)
-        mem_t = mem_run(base, args.mem_count, args.mem_provider, mem_url,
-                        args.mem_concurrency, trace=True)
+        mem = mem_run(
+            base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=False
+        )
+        mem_t = mem_run(
+            base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=True
+        )
     finally:
         server.terminate()
         server.join()
@@ -268,16 +311,20 @@ def main(argv: list[str] | None = None) -> int:
     print("|---|---:|---|---:|---:|---:|")
     for kind, c, fs, n, wall, rate in rows:
         print(f"| {kind} | {c} | {fs} | {n} | {wall:.2f} | {rate:.0f} |")
-    print(f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
-          f"concurrency {args.mem_concurrency}, fsync on), separate process:\n")
+    print(
+        f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
+        f"concurrency {args.mem_concurrency}, fsync on), separate process:\n"
+    )
     print("| measure | value |")
     print("|---|---:|")
-    print(f"| ru_maxrss before run (imports + {args.mem_count:,} records) | "
-          f"{mem['rss_before_kb'] / 1024:.0f} MiB |")
+    print(
+        f"| ru_maxrss before run (imports + {args.mem_count:,} records) | "
+        f"{mem['rss_before_kb'] / 1024:.0f} MiB |"
+    )
     print(f"| ru_maxrss after run | {mem['rss_after_kb'] / 1024:.0f} MiB |")
     print(f"| tracemalloc peak during run_eval | {mem_t['trace_peak'] / 2**20:.0f} MiB |")
     print(f"| rate (untraced run) | {mem['rate']:.0f} /s |")
-    print(f"\nTarget: >= 500 req/s over HTTP.")
+    print("\nTarget: >= 500 req/s over HTTP.")
     return 0
 
 
