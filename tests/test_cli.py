@@ -45,3 +45,20 @@ def test_quickstart_is_deterministic() -> None:
     strip = [line for line in first.splitlines() if " ms " not in line and "ms (" not in line]
     strip2 = [line for line in second.splitlines() if " ms " not in line and "ms (" not in line]
     assert strip == strip2
+
+
+def test_version_does_not_import_the_subcommands() -> None:
+    code = (
+        "import sys; from closurebench.cli import app; from typer.testing import CliRunner;"
+        "r = CliRunner().invoke(app, ['--version']); assert r.exit_code == 0, r.output;"
+        "heavy = [m for m in ('closurebench.ein', 'closurebench.generate', 'matplotlib') "
+        "if m in sys.modules]; print(heavy)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_unknown_command_is_a_clear_error() -> None:
+    result = runner.invoke(app, ["nope"])
+    assert result.exit_code == 2
+    assert "No such command" in result.output
