@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 
 from closurebench.errors import Resample
-from closurebench.graphs import Graph, erdos_renyi
+from closurebench.graphs import Graph, erdos_renyi, tc
 
-__all__ = ["digraph", "distinct_nodes", "draw"]
+__all__ = ["desc_matrix", "digraph", "distinct_nodes", "draw"]
 
 
 def digraph(g: np.random.Generator, n: int, density: float, *, directed: bool = True) -> Graph:
@@ -48,3 +48,15 @@ def draw(g: np.random.Generator, candidates: list[Any], category: str, what: str
     if not candidates:
         raise Resample(f"{category}: the drawn graph has no well-posed {what}")
     return candidates[int(g.integers(len(candidates)))]
+
+
+def desc_matrix(graph: Graph) -> np.ndarray:
+    """Boolean matrix whose row ``x`` is ``desc(x)`` (strict closure, diagonal cleared).
+
+    Example:
+        >>> desc_matrix(Graph(2, ((0, 1), (1, 0)))).astype(int).tolist()
+        [[0, 1], [1, 0]]
+    """
+    d = tc(graph)
+    np.fill_diagonal(d, False)
+    return d

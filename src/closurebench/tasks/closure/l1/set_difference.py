@@ -18,7 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from closurebench import ein
-from closurebench.graphs import Graph, reach, tc
+from closurebench.graphs import reach
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -28,13 +28,7 @@ from closurebench.tasks.closure.base import (
     not_node,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, draw
-
-
-def _desc_matrix(graph: Graph) -> np.ndarray:
-    d = tc(graph)
-    np.fill_diagonal(d, False)
-    return d  # row x = desc(X)
+from closurebench.tasks.closure.sampling import desc_matrix, digraph, draw
 
 
 def _difference(d: np.ndarray, x: int, y: int) -> list[int]:
@@ -62,13 +56,13 @@ class SetDifference(ClosureTask):
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)
-        d = _desc_matrix(graph)
+        d = desc_matrix(graph)
         pairs = [(x, y) for x in range(n) for y in range(n) if x != y and _difference(d, x, y)]
         x, y = draw(g, pairs, self.name, "pair X, Y")
         return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 
     def solve(self, s: ClosureStructure) -> Answer:
-        return _difference(_desc_matrix(s.graph), s.anchor("X"), s.anchor("Y"))
+        return _difference(desc_matrix(s.graph), s.anchor("X"), s.anchor("Y"))
 
     def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
         only = reach(s.graph, s.anchor("X")) & ~reach(s.graph, s.anchor("Y"))
