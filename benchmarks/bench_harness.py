@@ -13,8 +13,9 @@ Instances: ``generate_split("heldout", seed=0, count=--base)`` copied with uniqu
 key (no cache hits; every instance goes over HTTP).
 
 Rows:
-* ``openai`` over loopback HTTP at concurrency 1, 16, 64, with fsync on (the default)
-  and off (``os.fsync`` replaced by a no-op for the measurement only).
+* ``openai`` over loopback HTTP at concurrency 1, 16, 64, with fsync group-committed
+  once a second (the default, ``--fsync-interval 1``) and fsync on every line
+  (``--fsync-interval 0``); lines are flushed per instance either way.
 * ``scripted`` (no HTTP): the pure harness ceiling.
 * A 20,000-instance run in a child process for peak memory (``ru_maxrss`` and the
   ``tracemalloc`` peak), with the scripted provider by default (``--mem-provider``).
@@ -143,23 +144,19 @@ def run_once(
     kind: str,
     base_url: str | None,
     concurrency: int,
-    fsync: bool,
+    sync_interval_s: float,
     progress: bool = False,
 ) -> dict[str, Any]:
     """One full run_eval into a fresh directory; returns timing and stats."""
-    from closurebench.evaluate import cache as cache_mod
-    from closurebench.evaluate import records as records_mod
     from closurebench.evaluate.providers import GenerationSettings
     from closurebench.evaluate.runner import RunOptions, run_eval
 
     provider = _provider(kind, base_url)
     settings = GenerationSettings(model="bench", max_tokens=64, timeout_s=60.0)
-    opts = RunOptions(concurrency=concurrency, retries=0, progress=progress)
+    opts = RunOptions(
+        concurrency=concurrency, retries=0, progress=progress, sync_interval_s=sync_interval_s
+    )
     out = Path(tempfile.mkdtemp(prefix="bench_harness_"))
-    real_fsync = os.fsync
-    if not fsync:
-        records_mod.os.fsync = lambda fd: None  # type: ignore[attr-defined]
-        cache_mod.os.fsync = lambda fd: None  # type: ignore[attr-defined]
 
     async def go() -> Any:
         try:
@@ -172,8 +169,6 @@ def run_once(
         stats = asyncio.run(go())
         wall = time.perf_counter() - t0
     finally:
-        records_mod.os.fsync = real_fsync  # type: ignore[attr-defined]
-        cache_mod.os.fsync = real_fsync  # type: ignore[attr-defined]
         shutil.rmtree(out, ignore_errors=True)
     if stats.failures:
         raise SystemExit(f"{stats.failures} failures in a benchmark run: {stats.summary}")
@@ -195,7 +190,9 @@ def _mem_child(
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if trace:
         tracemalloc.start()
-    r = run_once(instances, kind=kind, base_url=base_url, concurrency=concurrency, fsync=True)
+    r = run_once(
+        instances, kind=kind, base_url=base_url, concurrency=concurrency, sync_interval_s=1.0
+    )
     peak = tracemalloc.get_traced_memory()[1] if trace else None
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     conn.send(
@@ -264,12 +261,16 @@ def main(argv: list[str] | None = None) -> int:
     try:
         # warm-up (imports, client, scorer caches)
         run_once(
-            make_instances(base, 50, "w"), kind="openai", base_url=url, concurrency=4, fsync=False
+            make_instances(base, 50, "w"),
+            kind="openai",
+            base_url=url,
+            concurrency=4,
+            sync_interval_s=1.0,
         )
         tag = 0
         for kind in ("openai", "scripted"):
             for c in [int(x) for x in args.concurrency.split(",")]:
-                for fsync in (True, False):
+                for interval in (1.0, 0.0):
                     n = args.n_c1 if c == 1 and kind == "openai" else args.n
                     tag += 1
                     r = run_once(
@@ -277,12 +278,12 @@ def main(argv: list[str] | None = None) -> int:
                         kind=kind,
                         base_url=url,
                         concurrency=c,
-                        fsync=fsync,
+                        sync_interval_s=interval,
                     )
-                    rows.append((kind, c, "on" if fsync else "off", n, r["wall"], r["rate"]))
+                    fs = "every line" if interval == 0 else f"every {interval:g} s"
+                    rows.append((kind, c, fs, n, r["wall"], r["rate"]))
                     print(
-                        f"  {kind:8s} c={c:<3d} fsync={'on ' if fsync else 'off'} "
-                        f"n={n}: {r['rate']:8.1f}/s",
+                        f"  {kind:8s} c={c:<3d} fsync {fs:10s} n={n}: {r['rate']:8.1f}/s",
                         file=sys.stderr,
                     )
         if not args.no_progress_row:
@@ -292,10 +293,10 @@ def main(argv: list[str] | None = None) -> int:
                 kind="openai",
                 base_url=url,
                 concurrency=64,
-                fsync=True,
+                sync_interval_s=1.0,
                 progress=True,
             )
-            rows.append(("openai +progress bar", 64, "on", args.n, r["wall"], r["rate"]))
+            rows.append(("openai +progress bar", 64, "every 1 s", args.n, r["wall"], r["rate"]))
         mem_url = url if args.mem_provider == "openai" else None
         mem = mem_run(
             base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=False
@@ -313,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {kind} | {c} | {fs} | {n} | {wall:.2f} | {rate:.0f} |")
     print(
         f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
-        f"concurrency {args.mem_concurrency}, fsync on), separate process:\n"
+        f"concurrency {args.mem_concurrency}, fsync every 1 s), separate process:\n"
     )
     print("| measure | value |")
     print("|---|---:|")

@@ -3,9 +3,11 @@
 ::
 
     closurebench eval DATA.jsonl --model NAME --mode direct|cot --out RUN_DIR
-        [--provider openai|scripted] [--base-url URL] [--api-key-env VAR]
+        [--provider openai|transformers|scripted] [--base-url URL] [--api-key-env VAR]
+        [--device cuda:0]
         [--concurrency 8] [--timeout 120] [--retries 4] [--temperature 0]
         [--max-tokens 2048] [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
+        [--fsync-interval 1.0]
 
 Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids),
 ``RUN_DIR/cache.jsonl`` and ``RUN_DIR/summary.json``. A missing file, an unknown mode
@@ -76,8 +78,19 @@ def eval_cmd(
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
     mode: Annotated[str, typer.Option("--mode", help="Evaluation mode: direct or cot.")] = "direct",
     provider: Annotated[
-        str, typer.Option("--provider", help="Backend: openai (any compatible server) or scripted.")
+        str,
+        typer.Option(
+            "--provider",
+            help="Backend: openai (any compatible server), transformers (a local model: "
+            "--model is a Hub id or a directory; needs the 'train' extra) or scripted.",
+        ),
     ] = "openai",
+    device: Annotated[
+        str | None,
+        typer.Option(
+            "--device", help="transformers provider: torch device (default: cuda if any)."
+        ),
+    ] = None,
     base_url: Annotated[
         str | None, typer.Option("--base-url", help="API root, e.g. http://127.0.0.1:8000/v1.")
     ] = None,
@@ -112,6 +125,14 @@ def eval_cmd(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Progress bar.")
     ] = True,
+    fsync_interval: Annotated[
+        float,
+        typer.Option(
+            "--fsync-interval",
+            help="Seconds between fsyncs of results/cache (0: every line). Lines are "
+            "flushed as written, so a killed run loses nothing either way.",
+        ),
+    ] = 1.0,
 ) -> None:
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
     from closurebench.evaluate.modes import get_mode
@@ -146,6 +167,8 @@ def eval_cmd(
             )
         elif provider == "scripted":
             backend = make_provider("scripted", script=_load_script(script))
+        elif provider == "transformers":
+            backend = make_provider("transformers", model_path=model, device=device)
         else:
             backend = make_provider(provider)
         options = RunOptions(
@@ -156,6 +179,7 @@ def eval_cmd(
             use_cache=not no_cache,
             retry_errors=retry_errors,
             progress=progress,
+            sync_interval_s=fsync_interval,
         )
 
         async def _go() -> Any:

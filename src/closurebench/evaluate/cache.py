@@ -2,8 +2,9 @@
 
 The key is the sha256 of the canonical JSON of the generation settings (less the
 timeout, which does not change the answer) and the messages. Entries are appended to
-a JSONL file (``RUN_DIR/cache.jsonl`` by default) and fsynced; a partial last line
-from a killed run is ignored. Only successful completions are cached.
+a JSONL file (``RUN_DIR/cache.jsonl`` by default) and flushed (fsync grouped, see
+:mod:`closurebench.evaluate.appendlog`); a partial line from a crash is ignored.
+Only successful completions are cached.
 
 Example:
     >>> from closurebench.evaluate.providers.base import GenerationSettings
@@ -18,11 +19,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
+from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
 from closurebench.evaluate.providers.base import Completion, GenerationSettings
 
 __all__ = ["CompletionCache", "request_key"]
@@ -48,26 +48,30 @@ def request_key(settings: GenerationSettings, messages: list[dict[str, str]]) ->
 class CompletionCache:
     """Append-only JSONL cache of completions keyed by :func:`request_key`."""
 
-    def __init__(self, path: str | Path | None) -> None:
+    def __init__(
+        self, path: str | Path | None, *, sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
+    ) -> None:
         """Load the cache at ``path`` (None: an in-memory cache only).
 
         Args:
             path: The cache file; created on first write.
+            sync_interval_s: Seconds between fsyncs of the file (0: every entry).
         """
         self.path = Path(path) if path is not None else None
+        self.sync_interval_s = sync_interval_s
         self._entries: dict[str, Completion] = {}
         self.hits = 0
         if self.path is not None and self.path.exists():
             with self.path.open("rb") as fh:
                 for line in fh:
                     if not line.endswith(b"\n"):
-                        break  # partial tail
+                        break  # partial tail (a later append starts a new line)
                     try:
                         obj = json.loads(line)
                         self._entries[obj["key"]] = Completion(**obj["completion"])
                     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
                         continue
-        self._fh: Any = None
+        self._log: AppendLog | None = None
 
     def __len__(self) -> int:
         """Number of cached completions."""
@@ -88,7 +92,7 @@ class CompletionCache:
         return found
 
     def put(self, key: str, completion: Completion) -> None:
-        """Store ``completion`` under ``key`` (appended and fsynced).
+        """Store ``completion`` under ``key`` (appended and flushed).
 
         Args:
             key: A request key.
@@ -97,24 +101,13 @@ class CompletionCache:
         self._entries[key] = completion
         if self.path is None:
             return
-        if self._fh is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and self.path.stat().st_size:
-                with self.path.open("rb") as fh:
-                    fh.seek(-1, os.SEEK_END)
-                    needs_newline = fh.read(1) != b"\n"
-            else:
-                needs_newline = False
-            self._fh = self.path.open("a", encoding="utf-8")
-            if needs_newline:
-                self._fh.write("\n")
+        if self._log is None:
+            self._log = AppendLog(self.path, sync_interval_s=self.sync_interval_s)
         line = json.dumps({"key": key, "completion": asdict(completion)}, ensure_ascii=False)
-        self._fh.write(line + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        self._log.append(line)
 
     def close(self) -> None:
-        """Close the cache file."""
-        if self._fh is not None:
-            self._fh.close()
-            self._fh = None
+        """fsync and close the cache file."""
+        if self._log is not None:
+            self._log.close()
+            self._log = None

@@ -1,9 +1,10 @@
 """Result records, the append-only results file, and ``summary.json``.
 
-``RUN_DIR/results.jsonl`` holds one result per line, appended and fsynced as each
-instance finishes. :func:`load_results` reads it back for resume: a truncated or
-corrupt line (a run killed mid-write) is dropped and the file rewritten without it,
-and a repeated id keeps its first record, so every id appears exactly once.
+``RUN_DIR/results.jsonl`` holds one result per line, appended and flushed as each
+instance finishes (fsync group-committed, see :mod:`closurebench.evaluate.appendlog`).
+:func:`load_results` reads it back for resume: a truncated or corrupt line (a run
+killed mid-write) is dropped and the file rewritten without it, and a repeated id
+keeps its first record, so every id appears exactly once.
 
 Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 ``reason``, ``response``, ``reasoning``, ``usage`` {``prompt_tokens``,
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ClosureBenchError
+from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
 
 __all__ = [
     "META_FIELDS",
@@ -185,30 +187,31 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
 
 
 class ResultWriter:
-    """Append results to a JSONL file, one fsynced line per instance."""
+    """Append results to a JSONL file: one flushed line per instance, fsync grouped."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(
+        self, path: str | Path, *, sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
+    ) -> None:
         """Open ``path`` for appending.
 
         Args:
             path: The results file.
+            sync_interval_s: Seconds between fsyncs (0: every line).
         """
         self.path = Path(path)
-        self._fh = self.path.open("a", encoding="utf-8")
+        self._log = AppendLog(self.path, sync_interval_s=sync_interval_s)
 
     def write(self, result: dict[str, Any]) -> None:
-        """Append one result and flush it to disk.
+        """Append one result and flush it to the operating system.
 
         Args:
             result: A result record.
         """
-        self._fh.write(json.dumps(result, ensure_ascii=False) + "\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+        self._log.append(json.dumps(result, ensure_ascii=False))
 
     def close(self) -> None:
-        """Close the file."""
-        self._fh.close()
+        """fsync and close the file."""
+        self._log.close()
 
 
 def _p90(values: list[float]) -> float | None:

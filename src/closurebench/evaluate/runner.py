@@ -1,7 +1,7 @@
 """The evaluation runner: bounded concurrency, retries, cache, resume, progress.
 
 :func:`run_eval` evaluates instances with a provider under a mode and writes
-``RUN_DIR/results.jsonl`` (one fsynced line per instance), ``RUN_DIR/cache.jsonl``
+``RUN_DIR/results.jsonl`` (one flushed line per instance), ``RUN_DIR/cache.jsonl``
 (completions keyed by request), ``RUN_DIR/run.json`` (the run's mode and settings)
 and, at the end, ``RUN_DIR/summary.json``.
 
@@ -14,6 +14,9 @@ and, at the end, ``RUN_DIR/summary.json``.
   message in ``error``; the run never crashes on one instance.
 * Resume: ids already in ``results.jsonl`` are skipped; a truncated last line from a
   killed run is repaired (see :func:`closurebench.evaluate.records.load_results`).
+  Each line is flushed as its instance finishes, so a killed process loses nothing;
+  fsync is group-committed every ``sync_interval_s`` (a machine crash loses at most
+  that window, which the resume re-runs).
 * Cache: a request seen before (same settings and messages) costs nothing.
 
 Example:
@@ -35,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ConfigError
+from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S
 from closurebench.evaluate.cache import CompletionCache, request_key
 from closurebench.evaluate.modes import Mode, get_mode
 from closurebench.evaluate.providers.base import (
@@ -75,6 +79,8 @@ class RunOptions:
         use_cache: Read and write the completion cache.
         retry_errors: On resume, re-run instances whose earlier result has an error.
         progress: Show a progress bar on stderr.
+        sync_interval_s: Seconds between fsyncs of the results and cache files
+            (0: fsync every line; lines are flushed to the OS either way).
     """
 
     concurrency: int = 8
@@ -86,6 +92,7 @@ class RunOptions:
     use_cache: bool = True
     retry_errors: bool = False
     progress: bool = True
+    sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
 
 
 @dataclass
@@ -322,6 +329,8 @@ async def run_eval(
         raise ConfigError(f"--concurrency must be >= 1, got {opts.concurrency}")
     if opts.retries < 0:
         raise ConfigError(f"--retries must be >= 0, got {opts.retries}")
+    if opts.sync_interval_s < 0:
+        raise ConfigError(f"--fsync-interval must be >= 0, got {opts.sync_interval_s}")
     the_mode = get_mode(mode) if isinstance(mode, str) else mode
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -345,8 +354,10 @@ async def run_eval(
     stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
 
     cache_path = opts.cache_path if opts.cache_path is not None else out_dir / CACHE_FILE
-    cache = CompletionCache(cache_path if opts.use_cache else None)
-    writer = ResultWriter(results_path)
+    cache = CompletionCache(
+        cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
+    )
+    writer = ResultWriter(results_path, sync_interval_s=opts.sync_interval_s)
     progress = _Progress(
         opts.progress, len(instances), [r for r in prior if str(r["id"]) in selected_ids]
     )

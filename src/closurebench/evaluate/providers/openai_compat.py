@@ -4,6 +4,14 @@ Works with vLLM, SGLang, llama.cpp, Ollama and hosted APIs through the ``openai`
 SDK. The SDK's own retries are switched off (``max_retries=0``): the runner owns
 retries and reads :attr:`ProviderError.retryable` to decide.
 
+Speed: requests go through the SDK's generic ``client.post`` (its documented way to
+send a request the typed helpers do not model) and the JSON body is read here, so
+the SDK's per-call parameter transformation and response-model construction, which
+cost more than the HTTP exchange itself, are skipped; the client's transport is the
+SDK's aiohttp one (``openai[aiohttp]``), the faster of its two under concurrency.
+Authentication, base-URL handling, timeouts and error mapping stay the SDK's. See
+``benchmarks/RESULTS.md`` for the measured difference.
+
 Example:
     >>> p = OpenAICompatProvider(base_url="http://127.0.0.1:8000/v1")
     >>> p.name, p.base_url
@@ -20,6 +28,7 @@ import time
 from typing import Any
 from urllib.parse import urlparse
 
+import httpx2
 import openai
 
 from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
@@ -127,6 +136,7 @@ class OpenAICompatProvider:
                 max_retries=0,
                 timeout=self.timeout_s,
                 default_headers=self.default_headers or None,
+                http_client=_http_client(self.timeout_s),
             )
             self._loop = loop
         return self._client
@@ -148,53 +158,73 @@ class OpenAICompatProvider:
                 timeouts and connection errors.
         """
         client = await self._get_client()
-        kwargs: dict[str, Any] = {
+        body: dict[str, Any] = {
             "model": settings.model,
             "messages": messages,
             "temperature": settings.temperature,
             "max_tokens": settings.max_tokens,
-            "timeout": settings.timeout_s,
         }
         if settings.top_p is not None:
-            kwargs["top_p"] = settings.top_p
+            body["top_p"] = settings.top_p
         if settings.seed is not None:
-            kwargs["seed"] = settings.seed
+            body["seed"] = settings.seed
         if self.extra_body:
-            kwargs["extra_body"] = self.extra_body
+            body.update(self.extra_body)
         start = time.perf_counter()
         try:
-            response = await client.chat.completions.create(**kwargs)
+            response = await client.post(
+                "/chat/completions",
+                body=body,
+                cast_to=httpx2.Response,
+                options={"timeout": settings.timeout_s},
+            )
+            raw = response.content
         except openai.OpenAIError as exc:
-            raise self._map_error(exc, settings) from exc
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise self._malformed(f"body is not JSON ({exc})") from exc
+            raise self._map_error(exc, settings, time.perf_counter() - start) from exc
+        except (httpx2.TimeoutException, TimeoutError) as exc:  # reading the body timed out
+            raise self._timed_out(settings) from exc
+        except (httpx2.HTTPError, OSError) as exc:
+            raise ProviderError(
+                f"could not reach {self.base_url} ({type(exc).__name__}: {exc}); is the "
+                "server running? check --base-url",
+                retryable=True,
+            ) from exc
         latency = time.perf_counter() - start
-        return self._parse(response, latency)
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise self._malformed(
+                f"body is not JSON ({exc}): {raw[:80]!r}", status=response.status_code
+            ) from exc
+        return self._parse(data, latency)
 
-    def _parse(self, response: Any, latency: float) -> Completion:
-        """Turn an SDK response into a :class:`Completion`."""
-        if isinstance(response, str | bytes):
-            raise self._malformed(f"expected a JSON completion, got {response[:80]!r}")
-        choices = getattr(response, "choices", None)
+    def _parse(self, data: Any, latency: float) -> Completion:
+        """Turn a chat-completion JSON body into a :class:`Completion`.
+
+        The body is untrusted: every field is type-checked, and anything that is not a
+        completion raises a non-retryable :class:`ProviderError`.
+        """
+        if not isinstance(data, dict):
+            raise self._malformed(f"expected a JSON object, got {type(data).__name__}")
+        choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
             raise self._malformed("the response has no choices")
         choice = choices[0]
-        message = getattr(choice, "message", None)
-        if message is None:
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
             raise self._malformed("choices[0] has no message")
-        text = getattr(message, "content", None)
+        text = message.get("content")
         if text is not None and not isinstance(text, str):
             raise self._malformed(f"message content is {type(text).__name__}, not a string")
-        reasoning = _reasoning_of(message)
-        usage = getattr(response, "usage", None)
-        prompt_tokens = _int_or_none(getattr(usage, "prompt_tokens", None))
-        completion_tokens = _int_or_none(getattr(usage, "completion_tokens", None))
-        finish = getattr(choice, "finish_reason", None)
+        usage = data.get("usage")
+        if not isinstance(usage, dict):
+            usage = {}
+        finish = choice.get("finish_reason")
         return Completion(
             text=text or "",
-            reasoning=reasoning,
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
+            reasoning=_reasoning_of(message),
+            prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
+            completion_tokens=_int_or_none(usage.get("completion_tokens")),
             latency_s=latency,
             finish_reason=str(finish) if finish is not None else None,
         )
@@ -207,15 +237,27 @@ class OpenAICompatProvider:
             status=status,
         )
 
-    def _map_error(self, exc: openai.OpenAIError, settings: GenerationSettings) -> ProviderError:
+    def _timed_out(self, settings: GenerationSettings) -> ProviderError:
+        return ProviderError(
+            f"request to {self.base_url} timed out after {settings.timeout_s:g}s; the server "
+            "may be overloaded; raise the timeout or lower concurrency",
+            retryable=True,
+        )
+
+    def _map_error(
+        self, exc: openai.OpenAIError, settings: GenerationSettings, elapsed_s: float
+    ) -> ProviderError:
         """Translate an SDK exception into a :class:`ProviderError`."""
         url = self.base_url
         if isinstance(exc, openai.APITimeoutError):
-            return ProviderError(
-                f"request to {url} timed out after {settings.timeout_s:g}s; the server may be "
-                "overloaded; raise the timeout or lower concurrency",
-                retryable=True,
-            )
+            cause = exc.__cause__
+            if isinstance(cause, httpx2.ConnectTimeout) and elapsed_s < 0.9 * settings.timeout_s:
+                # The aiohttp transport reports a refused connection as ConnectTimeout.
+                return ProviderError(
+                    f"could not reach {url} ({cause}); is the server running? check --base-url",
+                    retryable=True,
+                )
+            return self._timed_out(settings)
         if isinstance(exc, openai.APIConnectionError):
             cause = exc.__cause__ or exc
             return ProviderError(
@@ -289,11 +331,19 @@ class OpenAICompatProvider:
             await client.close()
 
 
-def _reasoning_of(message: Any) -> str | None:
+def _http_client(timeout_s: float) -> Any:
+    """The SDK's aiohttp transport when ``aiohttp`` is installed, else its default."""
+    try:
+        import aiohttp  # noqa: F401
+    except ImportError:  # pragma: no cover - aiohttp is a core dependency
+        return None
+    return openai.DefaultAioHttpClient(timeout=timeout_s)
+
+
+def _reasoning_of(message: dict[str, Any]) -> str | None:
     """Read reasoning text from ``reasoning_content`` (vLLM, DeepSeek) or ``reasoning``."""
-    extra = getattr(message, "model_extra", None) or {}
     for key in ("reasoning_content", "reasoning"):
-        value = extra.get(key, getattr(message, key, None))
+        value = message.get(key)
         if isinstance(value, str) and value:
             return value
     return None

@@ -120,7 +120,7 @@ class TransformersProvider:
                 path, trust_remote_code=self.trust_remote_code
             )
             model = transformers.AutoModelForCausalLM.from_pretrained(
-                path, torch_dtype=dtype, trust_remote_code=self.trust_remote_code
+                path, dtype=dtype, trust_remote_code=self.trust_remote_code
             ).to(device)
         except (OSError, ValueError) as exc:
             raise ProviderError(

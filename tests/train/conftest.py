@@ -1,0 +1,34 @@
+"""Fixtures for tests of the optional ``train`` extra (torch, transformers).
+
+These tests skip when the extra is not installed, except where the environment
+variable ``CLOSUREBENCH_REQUIRE_TRAIN=1`` is set (``.ci/run`` sets it after installing
+the extra): there a missing extra fails the run instead of skipping silently.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+
+import pytest
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark every test in this folder ``train``; skip or fail them without the extra."""
+    here = os.path.dirname(__file__)
+    mine = [item for item in items if str(item.fspath).startswith(here)]
+    if not mine:
+        return
+    missing = [m for m in ("torch", "transformers") if importlib.util.find_spec(m) is None]
+    for item in mine:
+        item.add_marker(pytest.mark.train)
+    if not missing:
+        return
+    if os.environ.get("CLOSUREBENCH_REQUIRE_TRAIN") == "1":
+        raise pytest.UsageError(
+            f"CLOSUREBENCH_REQUIRE_TRAIN=1 but the train extra is missing ({', '.join(missing)}); "
+            "install it (see .ci/run) or unset the variable"
+        )
+    skip = pytest.mark.skip(reason=f"train extra not installed ({', '.join(missing)})")
+    for item in mine:
+        item.add_marker(skip)

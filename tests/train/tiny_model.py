@@ -1,0 +1,117 @@
+"""Build a tiny chat model locally (no downloads), for smoke tests of model paths.
+
+:func:`build_tiny_chat_model` trains a byte-level BPE tokenizer on the given texts,
+gives it a chat template, creates a 2-layer Llama-architecture causal LM with a few
+thousand parameters per layer, and (when ``reply`` is given) fits it for a few
+seconds on CPU so that greedy decoding answers every prompt with ``reply``. Both are
+saved with ``save_pretrained`` into a directory that ``from_pretrained`` (and so the
+transformers provider) loads like any Hub model.
+
+Needs the ``train`` extra (torch, transformers); import it only after
+``pytest.importorskip``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+#: A ChatML-style template: ``<|im_start|>role\ncontent<|im_end|>\n`` per message.
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n"
+    "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
+)
+SPECIAL = ["<|pad|>", "<|im_start|>", "<|im_end|>"]
+
+
+def build_tokenizer(texts: Sequence[str], vocab_size: int = 400):
+    """A byte-level BPE ``PreTrainedTokenizerFast`` trained on ``texts``."""
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=SPECIAL,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(list(texts), trainer=trainer)
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        pad_token="<|pad|>",
+        bos_token="<|im_start|>",
+        eos_token="<|im_end|>",
+    )
+    fast.chat_template = CHAT_TEMPLATE
+    return fast
+
+
+def build_tiny_chat_model(
+    out_dir: str | Path,
+    texts: Sequence[str],
+    *,
+    reply: str | None = None,
+    prompts: Sequence[list[dict[str, str]]] = (),
+    steps: int = 60,
+    seed: int = 0,
+) -> Path:
+    """Build, optionally fit, and save a tiny chat model; return its directory.
+
+    Args:
+        out_dir: Where to save the tokenizer and model.
+        texts: Texts to train the tokenizer on (prompts and replies).
+        reply: When set, fit the model to answer every prompt in ``prompts`` with it.
+        prompts: Chat messages to fit on (without the assistant turn).
+        steps: Optimiser steps of the fit.
+        seed: Torch seed (weights and batch order).
+
+    Returns:
+        ``out_dir`` as a Path.
+    """
+    import torch
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    out = Path(out_dir)
+    torch.manual_seed(seed)
+    tokenizer = build_tokenizer([*texts, *([reply] if reply else [])])
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=8192,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=True,
+    )
+    model = LlamaForCausalLM(config)
+    if reply is not None and prompts:
+        target = tokenizer(reply + "<|im_end|>", add_special_tokens=False)["input_ids"]
+        batch = []
+        for messages in prompts:
+            ids = tokenizer.apply_chat_template(
+                messages, add_generation_prompt=True, tokenize=True, return_dict=True
+            )["input_ids"]
+            batch.append((list(ids), list(target)))
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
+        model.train()
+        for step in range(steps):
+            prompt_ids, target_ids = batch[step % len(batch)]
+            ids = torch.tensor([prompt_ids + target_ids])
+            labels = torch.tensor([[-100] * len(prompt_ids) + target_ids])
+            loss = model(input_ids=ids, labels=labels).loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        model.eval()
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
+    tokenizer.save_pretrained(out)
+    model.save_pretrained(out)
+    return out
