@@ -16,7 +16,13 @@ Rows:
 * ``openai`` over loopback HTTP at concurrency 1, 16, 64, with fsync group-committed
   once a second (the default, ``--fsync-interval 1``) and fsync on every line
   (``--fsync-interval 0``); lines are flushed per instance either way.
+* ``openai --workers N`` (N = 1, 2 by default): the same requests sent from N worker
+  processes (:class:`closurebench.evaluate.providers.pool.ProcessPoolProvider`), so the
+  client library's CPU time leaves the process that scores and writes.
 * ``scripted`` (no HTTP): the pure harness ceiling.
+
+Each configuration runs in one event loop with one provider, started and warmed up
+(100 requests) before its first measured row.
 * A 20,000-instance run in a child process for peak memory (``ru_maxrss`` and the
   ``tracemalloc`` peak), with the scripted provider by default (``--mem-provider``).
 """
@@ -123,10 +129,14 @@ def make_instances(base: list[dict[str, Any]], count: int, tag: str) -> list[dic
 # --------------------------------------------------------------------------- runs
 
 
-def _provider(kind: str, base_url: str | None) -> Any:
+def _provider(kind: str, base_url: str | None, workers: int = 0) -> Any:
     from closurebench.evaluate.providers import OpenAICompatProvider, ScriptedProvider
+    from closurebench.evaluate.providers.pool import ProcessPoolProvider
 
     if kind == "openai":
+        if workers:
+            kwargs = {"base_url": str(base_url), "timeout_s": 60.0}
+            return ProcessPoolProvider("openai", kwargs, workers=workers)
         return OpenAICompatProvider(base_url=str(base_url), timeout_s=60.0)
 
     class _Discard(list):  # the scripted provider records every call; not for 20k runs
@@ -138,11 +148,10 @@ def _provider(kind: str, base_url: str | None) -> Any:
     return p
 
 
-def run_once(
+async def run_once(
     instances: list[dict[str, Any]],
+    provider: Any,
     *,
-    kind: str,
-    base_url: str | None,
     concurrency: int,
     sync_interval_s: float,
     progress: bool = False,
@@ -151,28 +160,77 @@ def run_once(
     from closurebench.evaluate.providers import GenerationSettings
     from closurebench.evaluate.runner import RunOptions, run_eval
 
-    provider = _provider(kind, base_url)
     settings = GenerationSettings(model="bench", max_tokens=64, timeout_s=60.0)
     opts = RunOptions(
         concurrency=concurrency, retries=0, progress=progress, sync_interval_s=sync_interval_s
     )
     out = Path(tempfile.mkdtemp(prefix="bench_harness_"))
-
-    async def go() -> Any:
-        try:
-            return await run_eval(instances, provider, "direct", settings, out, opts)
-        finally:
-            await provider.aclose()
-
     try:
         t0 = time.perf_counter()
-        stats = asyncio.run(go())
+        stats = await run_eval(instances, provider, "direct", settings, out, opts)
         wall = time.perf_counter() - t0
     finally:
         shutil.rmtree(out, ignore_errors=True)
     if stats.failures:
         raise SystemExit(f"{stats.failures} failures in a benchmark run: {stats.summary}")
     return {"n": len(instances), "wall": wall, "rate": len(instances) / wall, "stats": stats}
+
+
+async def run_config(
+    base: list[dict[str, Any]],
+    *,
+    kind: str,
+    base_url: str | None,
+    workers: int,
+    plan: list[tuple[int, float, int, bool]],
+    tag: str,
+    repeat: int = 1,
+) -> list[dict[str, Any]]:
+    """Run every (concurrency, fsync interval, n, progress) of ``plan`` with one provider.
+
+    The provider (and its worker processes) is created and warmed up once, in one
+    event loop, so that start-up is not charged to the first row.
+    """
+    provider = _provider(kind, base_url, workers)
+    rows = []
+    try:
+        if hasattr(provider, "start"):
+            await provider.start()
+        await run_once(
+            make_instances(base, 100, f"{tag}w"), provider, concurrency=8, sync_interval_s=1.0
+        )
+        for k, (c, interval, n, progress) in enumerate(plan):
+            reps = [
+                await run_once(
+                    make_instances(base, n, f"{tag}{k}.{i}-"),
+                    provider,
+                    concurrency=c,
+                    sync_interval_s=interval,
+                    progress=progress,
+                )
+                for i in range(repeat)
+            ]
+            rates = sorted(x["rate"] for x in reps)
+            r = dict(reps[0])
+            r.update(
+                concurrency=c,
+                interval=interval,
+                progress=progress,
+                rate=rates[len(rates) // 2],
+                rate_min=rates[0],
+                rate_max=rates[-1],
+            )
+            rows.append(r)
+            fs = "every line" if interval == 0 else f"every {interval:g} s"
+            print(
+                f"  {kind:8s} workers={workers} c={c:<3d} fsync {fs:10s} n={n}"
+                f"{' +progress' if progress else ''}: median {r['rate']:8.1f}/s "
+                f"(min {r['rate_min']:.0f}, max {r['rate_max']:.0f})",
+                file=sys.stderr,
+            )
+    finally:
+        await provider.aclose()
+    return rows
 
 
 def _mem_child(
@@ -190,9 +248,15 @@ def _mem_child(
     rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     if trace:
         tracemalloc.start()
-    r = run_once(
-        instances, kind=kind, base_url=base_url, concurrency=concurrency, sync_interval_s=1.0
-    )
+
+    async def go() -> dict[str, Any]:
+        provider = _provider(kind, base_url)
+        try:
+            return await run_once(instances, provider, concurrency=concurrency, sync_interval_s=1.0)
+        finally:
+            await provider.aclose()
+
+    r = asyncio.run(go())
     peak = tracemalloc.get_traced_memory()[1] if trace else None
     rss_after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     conn.send(
@@ -235,6 +299,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=2000, help="instances per throughput run")
     ap.add_argument("--n-c1", type=int, default=500, help="instances at concurrency 1")
     ap.add_argument("--concurrency", default="1,16,64")
+    ap.add_argument(
+        "--workers",
+        type=lambda v: [int(x) for x in v.split(",") if x],
+        default=[1, 2],
+        help="worker-process counts to measure for openai (comma-separated; '' for none)",
+    )
+    ap.add_argument("--repeat", type=int, default=3, help="runs per row (median reported)")
     ap.add_argument("--mem-count", type=int, default=20000)
     ap.add_argument("--mem-provider", choices=["scripted", "openai"], default="scripted")
     ap.add_argument("--mem-concurrency", type=int, default=64)
@@ -257,46 +328,36 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     server, url = start_server()
-    rows: list[tuple[str, int, str, int, float, float]] = []
+    levels = [int(x) for x in args.concurrency.split(",")]
+    table: list[tuple[str, int, str, int, float, float, float]] = []
     try:
-        # warm-up (imports, client, scorer caches)
-        run_once(
-            make_instances(base, 50, "w"),
-            kind="openai",
-            base_url=url,
-            concurrency=4,
-            sync_interval_s=1.0,
-        )
-        tag = 0
-        for kind in ("openai", "scripted"):
-            for c in [int(x) for x in args.concurrency.split(",")]:
-                for interval in (1.0, 0.0):
-                    n = args.n_c1 if c == 1 and kind == "openai" else args.n
-                    tag += 1
-                    r = run_once(
-                        make_instances(base, n, f"r{tag}-"),
-                        kind=kind,
-                        base_url=url,
-                        concurrency=c,
-                        sync_interval_s=interval,
-                    )
-                    fs = "every line" if interval == 0 else f"every {interval:g} s"
-                    rows.append((kind, c, fs, n, r["wall"], r["rate"]))
-                    print(
-                        f"  {kind:8s} c={c:<3d} fsync {fs:10s} n={n}: {r['rate']:8.1f}/s",
-                        file=sys.stderr,
-                    )
-        if not args.no_progress_row:
-            tag += 1
-            r = run_once(
-                make_instances(base, args.n, f"p{tag}-"),
-                kind="openai",
-                base_url=url,
-                concurrency=64,
-                sync_interval_s=1.0,
-                progress=True,
+        configs: list[tuple[str, str, int]] = [("openai", "openai (in-process)", 0)]
+        configs += [("openai", f"openai --workers {w}", w) for w in args.workers]
+        configs += [("scripted", "scripted (no HTTP)", 0)]
+        for kind, label, workers in configs:
+            plan = []
+            for c in levels:
+                n = args.n_c1 if c == 1 and kind == "openai" else args.n
+                plan += [(c, 1.0, n, False), (c, 0.0, n, False)]
+            if kind == "openai" and workers == 0 and not args.no_progress_row:
+                plan.append((64, 1.0, args.n, True))
+            rows = asyncio.run(
+                run_config(
+                    base,
+                    kind=kind,
+                    base_url=url,
+                    workers=workers,
+                    plan=plan,
+                    tag=label[:3],
+                    repeat=args.repeat,
+                )
             )
-            rows.append(("openai +progress bar", 64, "every 1 s", args.n, r["wall"], r["rate"]))
+            for r in rows:
+                fs = "every line" if r["interval"] == 0 else f"every {r['interval']:g} s"
+                name = label + (" + progress bar" if r["progress"] else "")
+                table.append(
+                    (name, r["concurrency"], fs, r["n"], r["rate"], r["rate_min"], r["rate_max"])
+                )
         mem_url = url if args.mem_provider == "openai" else None
         mem = mem_run(
             base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=False
@@ -308,10 +369,10 @@ def main(argv: list[str] | None = None) -> int:
         server.terminate()
         server.join()
 
-    print("\n| provider | concurrency | fsync | instances | wall s | req/s |")
-    print("|---|---:|---|---:|---:|---:|")
-    for kind, c, fs, n, wall, rate in rows:
-        print(f"| {kind} | {c} | {fs} | {n} | {wall:.2f} | {rate:.0f} |")
+    print(f"\n| provider | concurrency | fsync | n | req/s (median of {args.repeat}) | range |")
+    print("|---|---:|---|---:|---:|---|")
+    for kind, c, fs, n, rate, lo, hi in table:
+        print(f"| {kind} | {c} | {fs} | {n} | {rate:.0f} | {lo:.0f}–{hi:.0f} |")
     print(
         f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
         f"concurrency {args.mem_concurrency}, fsync every 1 s), separate process:\n"

@@ -274,3 +274,19 @@ def test_backoff_is_exponential_seeded_and_respects_retry_after() -> None:
     assert 0.5 <= d[0] <= 1 and 1 <= d[1] <= 2 and 4 <= d[5] <= 8
     assert d == [backoff_delay(a, base_s=1, max_s=8, rng=random.Random(0)) for a in range(6)]
     assert backoff_delay(0, base_s=1, max_s=8, rng=random.Random(0), retry_after=30) == 30
+
+
+def test_progress_bar_shows_the_final_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Updates are throttled to 10 per second; closing must still show every instance.
+    records = [{"id": f"p{k}", "question": f"q{k}", "answer": 1, "result_type": "integer"}
+               for k in range(40)]  # fmt: skip
+    provider = ScriptedProvider(lambda m, s: '{"answer": 1}')
+    asyncio.run(
+        run_eval(records, provider, "direct", GenerationSettings(model="m"), tmp_path,
+                 RunOptions(concurrency=4, progress=True))
+    )  # fmt: skip
+    err = capsys.readouterr().err
+    assert "40/40" in err
+    assert "strict 100.0%" in err

@@ -5,7 +5,7 @@
     closurebench eval DATA.jsonl --model NAME --mode direct|cot --out RUN_DIR
         [--provider openai|transformers|scripted] [--base-url URL] [--api-key-env VAR]
         [--device cuda:0]
-        [--concurrency 8] [--timeout 120] [--retries 4] [--temperature 0]
+        [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4] [--temperature 0]
         [--max-tokens 2048] [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
         [--fsync-interval 1.0]
 
@@ -101,6 +101,13 @@ def eval_cmd(
         Path | None, typer.Option("--script", help="Replies for --provider scripted (JSON).")
     ] = None,
     concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help="openai provider: send requests from N worker processes (0: in this "
+            "process). Helps only when the client's CPU time limits throughput.",
+        ),
+    ] = 0,
     timeout: Annotated[float, typer.Option(help="Per-request timeout in seconds.")] = 120.0,
     retries: Annotated[int, typer.Option(help="Retries of a retryable failure.")] = 4,
     temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
@@ -162,9 +169,15 @@ def eval_cmd(
         if provider == "openai":
             url = base_url or "https://api.openai.com/v1"
             _check_reachable(url)
-            backend = make_provider(
-                "openai", base_url=url, api_key_env=api_key_env, timeout_s=timeout
-            )
+            kwargs = {"base_url": url, "api_key_env": api_key_env, "timeout_s": timeout}
+            if workers:
+                from closurebench.evaluate.providers.pool import ProcessPoolProvider
+
+                backend = ProcessPoolProvider("openai", kwargs, workers=workers)
+            else:
+                backend = make_provider("openai", **kwargs)
+        elif workers:
+            raise ConfigError(f"--workers is supported for --provider openai, not {provider!r}")
         elif provider == "scripted":
             backend = make_provider("scripted", script=_load_script(script))
         elif provider == "transformers":
