@@ -9,8 +9,14 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 
 import pytest
+
+# The loopback OpenAI-compatible server lives with the harness tests.
+_EVALUATE_TESTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "evaluate")
+if _EVALUATE_TESTS not in sys.path:
+    sys.path.insert(0, _EVALUATE_TESTS)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
