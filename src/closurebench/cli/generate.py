@@ -2,8 +2,8 @@
 
 * ``closurebench generate closure --split heldout --seed 0 --out DIR [--count K]
   [--categories a,b] [--levels 1,2] [--n-min N] [--n-max N] [--density-min R]
-  [--density-max R] [--encodings nl,json,matrix]`` writes ``DIR/closure-<split>.jsonl``
-  and ``DIR/manifest.json``.
+  [--density-max R] [--encodings nl,json,matrix] [--workers W]`` writes
+  ``DIR/closure-<split>.jsonl`` and ``DIR/manifest.json``.
 
 * ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
   [--n-min N] [--n-max N] [--workers W]`` writes ``DIR/grit-<split>.jsonl`` and
@@ -117,6 +117,7 @@ def closure_cmd(
     encodings: Annotated[
         str, typer.Option(help="Comma-separated encodings drawn from: nl, json, matrix.")
     ] = "nl",
+    workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest."""
     err = Console(stderr=True)
@@ -137,6 +138,7 @@ def closure_cmd(
             density_min=density_min,
             density_max=density_max,
             encodings=_split_list(encodings) or (),
+            workers=workers,
         )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -15,6 +15,12 @@ Instance ``i`` of category ``c`` in split ``s`` has
   the label pool, frame, style, edge order and encoding; ``r`` counts redraws made only
   to avoid a duplicate question text within the split.
 
+``workers > 1`` generates instances in that many processes and gives byte-identical
+output: each instance is first generated as if no question were taken yet (surface
+redraw 0); then, in plan order, an instance whose question duplicates an earlier one
+is generated again in this process against the questions before it - exactly what the
+one-process run does (see :func:`merge_in_order`).
+
 Boolean-valued categories (and the boolean part of ``multi_query``, the branch of
 ``conditional``) alternate the wanted value by index, so a split of 50 per category
 is exactly 25 / 25. Every rendered question is read back by the independent reader
@@ -30,9 +36,11 @@ Example:
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +62,7 @@ __all__ = [
     "generate_split",
     "label_answer",
     "manifest",
+    "merge_in_order",
     "write_split",
 ]
 
@@ -83,6 +92,7 @@ class ClosureConfig:
         density_min: Smallest edge probability ρ (> 0).
         density_max: Largest ρ (<= 1).
         encodings: Encodings to draw from (``nl``, ``json``, ``matrix``).
+        workers: Processes (1 = in-process); does not change the output.
     """
 
     split: str = "heldout"
@@ -95,10 +105,13 @@ class ClosureConfig:
     density_min: float = 0.1
     density_max: float = 0.5
     encodings: tuple[str, ...] = ("nl",)
+    workers: int = 1
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise ConfigError(f"split {self.split!r} is unknown; choose one of {', '.join(SPLITS)}")
+        if self.workers < 1:
+            raise ConfigError(f"workers={self.workers!r} must be >= 1")
         if self.count is not None and self.count < 1:
             raise ConfigError(f"count {self.count} must be at least 1")
         if self.n_min < 4 or self.n_max < self.n_min:
@@ -280,6 +293,41 @@ def _generate_instance(
     }
 
 
+def merge_in_order(
+    records: Iterable[dict[str, Any]],
+    regenerate: Callable[[dict[str, Any], set[str]], dict[str, Any]],
+) -> Iterator[dict[str, Any]]:
+    """Yield ``records`` in order, regenerating any whose question was seen before.
+
+    ``records`` were generated independently (no question taken). A record whose
+    question is new is what the sequential run makes too; a repeated one is replaced by
+    ``regenerate(record, seen)``, which draws against ``seen`` (the earlier questions).
+
+    Args:
+        records: Independently generated records, in plan order.
+        regenerate: Makes the record again against the questions seen so far.
+
+    Yields:
+        The records of the sequential run.
+
+    Example:
+        >>> recs = [{"question": "a"}, {"question": "b"}, {"question": "a"}]
+        >>> [r["question"] for r in merge_in_order(recs, lambda r, seen: {"question": "c"})]
+        ['a', 'b', 'c']
+    """
+    seen: set[str] = set()
+    for record in records:
+        if record["question"] in seen:
+            record = regenerate(record, seen)
+        seen.add(record["question"])
+        yield record
+
+
+def _instance_job(job: tuple[ClosureConfig, str, int]) -> dict[str, Any]:
+    config, category, index = job
+    return generate_instance(config, category, index, None)
+
+
 def generate_records(
     config: ClosureConfig,
     progress: Callable[[dict[str, Any]], None] | None = None,
@@ -287,15 +335,37 @@ def generate_records(
 ) -> list[dict[str, Any]]:
     """Generate every record of ``config`` in plan order (no duplicate question texts).
 
-    With ``timings``, seconds per stage (:data:`STAGES`) are accumulated into it.
+    With ``timings``, seconds per stage (:data:`STAGES`) are accumulated into it (and
+    the run stays in this process).
     """
-    seen: set[str] = set()
+    plan = config.plan()
     records = []
-    for category, index in config.plan():
-        record = generate_instance(config, category, index, seen, timings)
-        records.append(record)
-        if progress is not None:
-            progress(record)
+    if config.workers <= 1 or len(plan) <= 1 or timings is not None:
+        seen: set[str] = set()
+        for category, index in plan:
+            record = generate_instance(config, category, index, seen, timings)
+            records.append(record)
+            if progress is not None:
+                progress(record)
+        return records
+
+    def again(record: dict[str, Any], seen: set[str]) -> dict[str, Any]:
+        category, index = record["category"], int(record["id"].rsplit("-", 1)[1])
+        return generate_instance(config, category, index, seen)
+
+    # fork (where there is one): workers start at once with everything imported, and a
+    # script calling this needs no ``if __name__ == "__main__"`` guard. The children
+    # only generate; they touch no lock a parent thread (a progress bar) may hold.
+    methods = mp.get_all_start_methods()
+    ctx = mp.get_context("fork" if "fork" in methods else None)
+    jobs = [(config, category, index) for category, index in plan]
+    chunk = max(1, min(32, len(jobs) // (4 * config.workers)))
+    with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
+        # map() yields in submission order, so the output does not depend on scheduling.
+        for record in merge_in_order(pool.map(_instance_job, jobs, chunksize=chunk), again):
+            records.append(record)
+            if progress is not None:
+                progress(record)
     return records
 
 
@@ -308,7 +378,11 @@ def manifest(
         "suite": "closure",
         "version": __version__,
         "seed": config.seed,
-        "arguments": {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(config).items()},
+        "arguments": {
+            k: list(v) if isinstance(v, tuple) else v
+            for k, v in asdict(config).items()
+            if k != "workers"  # does not change the output
+        },
         "files": {file: {"sha256": sha256, "records": len(records)}},
         "records": len(records),
         "counts": {
