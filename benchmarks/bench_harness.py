@@ -23,8 +23,9 @@ Rows:
 
 Each configuration runs in one event loop with one provider, started and warmed up
 (100 requests) before its first measured row.
-* A 20,000-instance run in a child process for peak memory (``ru_maxrss`` and the
-  ``tracemalloc`` peak), with the scripted provider by default (``--mem-provider``).
+* 20,000-instance runs in fresh child processes for peak memory (``ru_maxrss``; the
+  ``tracemalloc`` peak of one): short replies, 4 KB replies (chain-of-thought sized), and
+  the resume of the 4 KB run; scripted provider by default (``--mem-provider``).
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def make_instances(base: list[dict[str, Any]], count: int, tag: str) -> list[dic
 # --------------------------------------------------------------------------- runs
 
 
-def _provider(kind: str, base_url: str | None, workers: int = 0) -> Any:
+def _provider(kind: str, base_url: str | None, workers: int = 0, pad: int = 0) -> Any:
     from closurebench.evaluate.providers import OpenAICompatProvider, ScriptedProvider
     from closurebench.evaluate.providers.pool import ProcessPoolProvider
 
@@ -143,7 +144,8 @@ def _provider(kind: str, base_url: str | None, workers: int = 0) -> Any:
         def append(self, _item: Any) -> None:
             pass
 
-    p = ScriptedProvider(lambda messages, settings: '{"answer": 8}')
+    reply = "Let me think. " * (pad // 14) + '{"answer": 8}'
+    p = ScriptedProvider(lambda messages, settings: reply)
     p.calls = _Discard()
     return p
 
@@ -155,8 +157,9 @@ async def run_once(
     concurrency: int,
     sync_interval_s: float,
     progress: bool = False,
+    out: Path | None = None,
 ) -> dict[str, Any]:
-    """One full run_eval into a fresh directory; returns timing and stats."""
+    """One full run_eval into ``out`` (default: a fresh, deleted afterwards); returns timing."""
     from closurebench.evaluate.providers import GenerationSettings
     from closurebench.evaluate.runner import RunOptions, run_eval
 
@@ -164,13 +167,15 @@ async def run_once(
     opts = RunOptions(
         concurrency=concurrency, retries=0, progress=progress, sync_interval_s=sync_interval_s
     )
-    out = Path(tempfile.mkdtemp(prefix="bench_harness_"))
+    keep = out is not None
+    run_dir = out if out is not None else Path(tempfile.mkdtemp(prefix="bench_harness_"))
     try:
         t0 = time.perf_counter()
-        stats = await run_eval(instances, provider, "direct", settings, out, opts)
+        stats = await run_eval(instances, provider, "direct", settings, run_dir, opts)
         wall = time.perf_counter() - t0
     finally:
-        shutil.rmtree(out, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(run_dir, ignore_errors=True)
     if stats.failures:
         raise SystemExit(f"{stats.failures} failures in a benchmark run: {stats.summary}")
     return {"n": len(instances), "wall": wall, "rate": len(instances) / wall, "stats": stats}
@@ -241,6 +246,8 @@ def _mem_child(
     base_url: str | None,
     concurrency: int,
     trace: bool,
+    pad: int,
+    out: Path | None,
 ) -> None:
     import tracemalloc
 
@@ -250,9 +257,11 @@ def _mem_child(
         tracemalloc.start()
 
     async def go() -> dict[str, Any]:
-        provider = _provider(kind, base_url)
+        provider = _provider(kind, base_url, pad=pad)
         try:
-            return await run_once(instances, provider, concurrency=concurrency, sync_interval_s=1.0)
+            return await run_once(
+                instances, provider, concurrency=concurrency, sync_interval_s=1.0, out=out
+            )
         finally:
             await provider.aclose()
 
@@ -266,6 +275,7 @@ def _mem_child(
             "rss_before_kb": rss_before,
             "rss_after_kb": rss_after,
             "trace_peak": peak,
+            "evaluated": r["stats"].evaluated,
         }
     )
     conn.close()
@@ -278,11 +288,15 @@ def mem_run(
     base_url: str | None,
     concurrency: int,
     trace: bool,
+    pad: int = 0,
+    out: Path | None = None,
 ) -> dict[str, Any]:
+    """One run (or, with an ``out`` that holds it, its resume) in a fresh child process."""
     ctx = mp.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
     p = ctx.Process(
-        target=_mem_child, args=(child, base, count, kind, base_url, concurrency, trace)
+        target=_mem_child,
+        args=(child, base, count, kind, base_url, concurrency, trace, pad, out),
     )
     p.start()
     res = parent.recv()
@@ -307,6 +321,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--repeat", type=int, default=3, help="runs per row (median reported)")
     ap.add_argument("--mem-count", type=int, default=20000)
+    ap.add_argument(
+        "--mem-reply-bytes", type=int, default=4096, help="reply size of the long-reply memory run"
+    )
     ap.add_argument("--mem-provider", choices=["scripted", "openai"], default="scripted")
     ap.add_argument("--mem-concurrency", type=int, default=64)
     ap.add_argument(
@@ -359,12 +376,16 @@ def main(argv: list[str] | None = None) -> int:
                     (name, r["concurrency"], fs, r["n"], r["rate"], r["rate_min"], r["rate_max"])
                 )
         mem_url = url if args.mem_provider == "openai" else None
-        mem = mem_run(
-            base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=False
-        )
-        mem_t = mem_run(
-            base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency, trace=True
-        )
+        mem_args = (base, args.mem_count, args.mem_provider, mem_url, args.mem_concurrency)
+        mem = mem_run(*mem_args, trace=False)
+        mem_t = mem_run(*mem_args, trace=True)
+        long_dir = Path(tempfile.mkdtemp(prefix="bench_harness_long_"))
+        try:
+            mem_long = mem_run(*mem_args, trace=False, pad=args.mem_reply_bytes, out=long_dir)
+            mem_resume = mem_run(*mem_args, trace=False, pad=args.mem_reply_bytes, out=long_dir)
+            files_mb = sum(f.stat().st_size for f in long_dir.iterdir()) / 2**20
+        finally:
+            shutil.rmtree(long_dir, ignore_errors=True)
     finally:
         server.terminate()
         server.join()
@@ -374,18 +395,22 @@ def main(argv: list[str] | None = None) -> int:
     for kind, c, fs, n, rate, lo, hi in table:
         print(f"| {kind} | {c} | {fs} | {n} | {rate:.0f} | {lo:.0f}–{hi:.0f} |")
     print(
-        f"\nPeak memory, {args.mem_count:,}-instance run ({args.mem_provider} provider, "
-        f"concurrency {args.mem_concurrency}, fsync every 1 s), separate process:\n"
+        f"\nPeak memory, {args.mem_count:,}-instance runs ({args.mem_provider} provider, "
+        f"concurrency {args.mem_concurrency}, fsync every 1 s), each in a fresh process:\n"
     )
-    print("| measure | value |")
-    print("|---|---:|")
-    print(
-        f"| ru_maxrss before run (imports + {args.mem_count:,} records) | "
-        f"{mem['rss_before_kb'] / 1024:.0f} MiB |"
-    )
-    print(f"| ru_maxrss after run | {mem['rss_after_kb'] / 1024:.0f} MiB |")
-    print(f"| tracemalloc peak during run_eval | {mem_t['trace_peak'] / 2**20:.0f} MiB |")
-    print(f"| rate (untraced run) | {mem['rate']:.0f} /s |")
+    print("| run | ru_maxrss before (imports + records) | after | growth | rate |")
+    print("|---|---:|---:|---:|---:|")
+    for name, m in (
+        ("short replies", mem),
+        (f"{args.mem_reply_bytes:,}-byte replies ({files_mb:.0f} MiB of run files)", mem_long),
+        ("resume of that run (nothing left to do)", mem_resume),
+    ):
+        before, after = m["rss_before_kb"] / 1024, m["rss_after_kb"] / 1024
+        print(
+            f"| {name} | {before:.0f} MiB | {after:.0f} MiB | +{after - before:.0f} MiB | "
+            f"{m['rate']:.0f} /s |"
+        )
+    print(f"\ntracemalloc peak during the short-reply run: {mem_t['trace_peak'] / 2**20:.0f} MiB")
     print("\nTarget: >= 500 req/s over HTTP.")
     return 0
 

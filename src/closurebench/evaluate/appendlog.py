@@ -12,9 +12,10 @@ Example:
     >>> import tempfile, pathlib
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "log.jsonl"
     >>> log = AppendLog(path, sync_interval_s=0.5)
-    >>> log.append('{"a": 1}')
+    >>> log.append('{"a": 1}'), log.append('{"b": 2}')  # byte offsets of the lines
+    (0, 9)
     >>> path.read_text()  # already on disk for any reader, before close
-    '{"a": 1}\\n'
+    '{"a": 1}\\n{"b": 2}\\n'
     >>> log.close()
 """
 
@@ -58,28 +59,43 @@ class AppendLog:
         self.sync_interval_s = float(sync_interval_s)
         self.syncs = 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = self.path.open("ab")
+        self._size = self._fh.seek(0, os.SEEK_END)
         needs_newline = False
-        if self.path.exists() and self.path.stat().st_size:
+        if self._size:
             with self.path.open("rb") as fh:
                 fh.seek(-1, os.SEEK_END)
                 needs_newline = fh.read(1) != b"\n"
-        self._fh = self.path.open("a", encoding="utf-8")
         if needs_newline:
-            self._fh.write("\n")
+            self._fh.write(b"\n")
+            self._fh.flush()
+            self._size += 1
         self._dirty = needs_newline
         self._last_sync = time.monotonic()
 
-    def append(self, line: str) -> None:
+    @property
+    def size(self) -> int:
+        """Bytes in the file (everything appended is flushed)."""
+        return self._size
+
+    def append(self, line: str) -> int:
         """Append one line (a newline is added) and flush it to the operating system.
 
         Args:
             line: The text, without a trailing newline.
+
+        Returns:
+            The byte offset where the line starts.
         """
-        self._fh.write(line + "\n")
+        data = line.encode("utf-8") + b"\n"
+        offset = self._size
+        self._fh.write(data)
         self._fh.flush()
+        self._size += len(data)
         self._dirty = True
         if self.sync_interval_s == 0 or time.monotonic() - self._last_sync >= self.sync_interval_s:
             self.sync()
+        return offset
 
     def sync(self) -> None:
         """fsync what has been appended (a no-op when nothing new was written)."""

@@ -21,6 +21,7 @@ import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
+from typing import BinaryIO
 
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
 from closurebench.evaluate.providers.base import Completion, GenerationSettings
@@ -46,12 +47,16 @@ def request_key(settings: GenerationSettings, messages: list[dict[str, str]]) ->
 
 
 class CompletionCache:
-    """Append-only JSONL cache of completions keyed by :func:`request_key`."""
+    """Append-only JSONL cache of completions keyed by :func:`request_key`.
+
+    With a file, memory holds only an index (key -> byte offset and length); a hit
+    reads its line back from the file. Without one, completions are kept in memory.
+    """
 
     def __init__(
         self, path: str | Path | None, *, sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
     ) -> None:
-        """Load the cache at ``path`` (None: an in-memory cache only).
+        """Index the cache at ``path`` (None: an in-memory cache only).
 
         Args:
             path: The cache file; created on first write.
@@ -59,23 +64,25 @@ class CompletionCache:
         """
         self.path = Path(path) if path is not None else None
         self.sync_interval_s = sync_interval_s
-        self._entries: dict[str, Completion] = {}
+        self._memory: dict[str, Completion] = {}
+        self._index: dict[str, tuple[int, int]] = {}
         self.hits = 0
         if self.path is not None and self.path.exists():
+            offset = 0
             with self.path.open("rb") as fh:
                 for line in fh:
+                    start, offset = offset, offset + len(line)
                     if not line.endswith(b"\n"):
                         break  # partial tail (a later append starts a new line)
-                    try:
-                        obj = json.loads(line)
-                        self._entries[obj["key"]] = Completion(**obj["completion"])
-                    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
-                        continue
+                    entry = _parse_entry(line)
+                    if entry is not None:
+                        self._index[entry[0]] = (start, len(line))
         self._log: AppendLog | None = None
+        self._reader: BinaryIO | None = None
 
     def __len__(self) -> int:
         """Number of cached completions."""
-        return len(self._entries)
+        return len(self._index) + len(self._memory)
 
     def get(self, key: str) -> Completion | None:
         """The cached completion for ``key``, or None.
@@ -84,9 +91,17 @@ class CompletionCache:
             key: A request key.
 
         Returns:
-            The completion, or None on a miss.
+            The completion, or None on a miss (also when its line can no longer be
+            read back).
         """
-        found = self._entries.get(key)
+        found = self._memory.get(key)
+        if found is None and key in self._index and self.path is not None:
+            offset, length = self._index[key]
+            if self._reader is None:
+                self._reader = self.path.open("rb")
+            self._reader.seek(offset)
+            entry = _parse_entry(self._reader.read(length))
+            found = entry[1] if entry is not None and entry[0] == key else None
         if found is not None:
             self.hits += 1
         return found
@@ -98,16 +113,29 @@ class CompletionCache:
             key: A request key.
             completion: The completion to store.
         """
-        self._entries[key] = completion
         if self.path is None:
+            self._memory[key] = completion
             return
         if self._log is None:
             self._log = AppendLog(self.path, sync_interval_s=self.sync_interval_s)
         line = json.dumps({"key": key, "completion": asdict(completion)}, ensure_ascii=False)
-        self._log.append(line)
+        offset = self._log.append(line)
+        self._index[key] = (offset, self._log.size - offset)
 
     def close(self) -> None:
         """fsync and close the cache file."""
         if self._log is not None:
             self._log.close()
             self._log = None
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+
+def _parse_entry(line: bytes) -> tuple[str, Completion] | None:
+    """``(key, completion)`` of one cache line, or None for a damaged line."""
+    try:
+        obj = json.loads(line)
+        return str(obj["key"]), Completion(**obj["completion"])
+    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+        return None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,8 +37,10 @@ __all__ = [
     "OUTCOMES",
     "ResultWriter",
     "ResultsFileError",
+    "iter_results",
     "load_results",
     "make_result",
+    "repair_results",
     "summarize",
     "write_summary",
 ]
@@ -138,12 +140,89 @@ def make_result(
     return result
 
 
+def _scan(path: Path) -> Iterator[tuple[bytes, dict[str, Any] | None]]:
+    """Yield ``(raw line, result or None)`` for every line; None marks a line to drop.
+
+    A line is dropped when it is not a JSON object with an ``id``, repeats an earlier
+    id, or is the last line and lacks its newline (written only partly).
+    """
+    seen: set[str] = set()
+    with path.open("rb") as fh:
+        for line in fh:
+            obj: Any = None
+            if line.endswith(b"\n"):
+                try:
+                    obj = json.loads(line)
+                except (json.JSONDecodeError, UnicodeDecodeError):
+                    obj = None
+            if isinstance(obj, dict) and "id" in obj and str(obj["id"]) not in seen:
+                seen.add(str(obj["id"]))
+                yield line, obj
+            else:
+                yield line, None
+
+
+def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
+    """Stream the valid results of a results file (first per id), without repairing it.
+
+    Args:
+        path: ``RUN_DIR/results.jsonl`` (a missing file yields nothing).
+
+    Yields:
+        Result dicts, in file order.
+    """
+    p = Path(path)
+    if not p.exists():
+        return
+    for _line, obj in _scan(p):
+        if obj is not None:
+            yield obj
+
+
+def repair_results(
+    path: str | Path, drop: Callable[[dict[str, Any]], bool] | None = None
+) -> set[str]:
+    """Rewrite a results file without damaged lines (and without ``drop``-ped results).
+
+    Streams the file, so memory stays small for any run size; the file is replaced
+    atomically, and only when something was removed.
+
+    Args:
+        path: ``RUN_DIR/results.jsonl`` (a missing file means no results).
+        drop: Also remove results for which this returns True (e.g. failed ones).
+
+    Returns:
+        The ids of the results kept.
+    """
+    p = Path(path)
+    if not p.exists():
+        return set()
+    kept: set[str] = set()
+    dirty = False
+    for _line, obj in _scan(p):
+        if obj is None or (drop is not None and drop(obj)):
+            dirty = True
+        else:
+            kept.add(str(obj["id"]))
+    if dirty:
+        tmp = p.with_suffix(p.suffix + ".tmp")
+        with tmp.open("wb") as out:
+            for line, obj in _scan(p):
+                if obj is not None and (drop is None or not drop(obj)):
+                    out.write(line)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, p)
+    return kept
+
+
 def load_results(path: str | Path) -> list[dict[str, Any]]:
     """Read a results file for resume, repairing a truncated tail.
 
     Complete lines that parse as objects with an ``id`` are kept (first per id);
     anything else (a partial last line from a killed run, a corrupt line) is dropped
-    and the file is rewritten atomically without it.
+    and the file is rewritten atomically without it. For large runs prefer
+    :func:`repair_results` and :func:`iter_results`, which stream.
 
     Args:
         path: ``RUN_DIR/results.jsonl`` (a missing file means no results).
@@ -151,39 +230,8 @@ def load_results(path: str | Path) -> list[dict[str, Any]]:
     Returns:
         The kept results, in file order.
     """
-    p = Path(path)
-    if not p.exists():
-        return []
-    raw = p.read_bytes()
-    kept: list[dict[str, Any]] = []
-    seen: set[str] = set()
-    dirty = False
-    lines = raw.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    elif lines:
-        dirty = True  # last line has no newline: written only partly
-        lines.pop()
-    for line in lines:
-        try:
-            obj = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            dirty = True
-            continue
-        if not isinstance(obj, dict) or "id" not in obj or str(obj["id"]) in seen:
-            dirty = True
-            continue
-        seen.add(str(obj["id"]))
-        kept.append(obj)
-    if dirty:
-        tmp = p.with_suffix(p.suffix + ".tmp")
-        with tmp.open("w", encoding="utf-8") as fh:
-            for obj in kept:
-                fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    return kept
+    repair_results(path)
+    return list(iter_results(path))
 
 
 class ResultWriter:
@@ -227,7 +275,7 @@ def _mean(values: list[float]) -> float | None:
 
 
 def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Aggregate results into the ``summary.json`` dict.
+    """Aggregate results into the ``summary.json`` dict (one streaming pass).
 
     Accuracies are over all results (a failed request counts as ``no_answer``).
     ``tokens.completion_mean`` is generated tokens per answer; ``per_correct_*`` divide
@@ -236,24 +284,35 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     instances (no ``error``).
 
     Args:
-        results: Result records.
+        results: Result records (any iterable; consumed once).
 
     Returns:
         The summary dict.
     """
-    rows = list(results)
-    total = len(rows)
-    strict = sum(1 for r in rows if r.get("strict"))
-    lenient = sum(1 for r in rows if r.get("lenient"))
+    total = strict = lenient = errors = 0
     outcomes = dict.fromkeys(OUTCOMES, 0)
-    for r in rows:
-        outcomes[str(r.get("outcome"))] = outcomes.get(str(r.get("outcome")), 0) + 1
-    errors = sum(1 for r in rows if r.get("error"))
-    completion = [float((r.get("usage") or {}).get("completion_tokens") or 0) for r in rows]
-    prompt = [float((r.get("usage") or {}).get("prompt_tokens") or 0) for r in rows]
-    latencies = [float(r.get("latency_s") or 0.0) for r in rows if not r.get("error")]
-    total_completion = sum(completion)
-    first = rows[0] if rows else {}
+    prompt_total = completion_total = 0.0
+    latencies: list[float] = []
+    suites: set[str] = set()
+    first: dict[str, Any] | None = None
+    for r in results:
+        if first is None:
+            first = {"mode": r.get("mode"), "settings": r.get("settings")}
+        total += 1
+        strict += bool(r.get("strict"))
+        lenient += bool(r.get("lenient"))
+        outcome = str(r.get("outcome"))
+        outcomes[outcome] = outcomes.get(outcome, 0) + 1
+        usage = r.get("usage") or {}
+        completion_total += float(usage.get("completion_tokens") or 0)
+        prompt_total += float(usage.get("prompt_tokens") or 0)
+        if r.get("error"):
+            errors += 1
+        else:
+            latencies.append(float(r.get("latency_s") or 0.0))
+        if r.get("suite") is not None:
+            suites.add(str(r.get("suite")))
+    first = first or {}
     return {
         "counts": {"total": total, "answered": total - errors, "errors": errors},
         "strict_accuracy": strict / total if total else None,
@@ -262,17 +321,17 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         "lenient_correct": lenient,
         "outcomes": outcomes,
         "tokens": {
-            "prompt_total": int(sum(prompt)),
-            "completion_total": int(total_completion),
-            "prompt_mean": _mean(prompt),
-            "completion_mean": _mean(completion),
-            "per_correct_strict": total_completion / strict if strict else None,
-            "per_correct_lenient": total_completion / lenient if lenient else None,
+            "prompt_total": int(prompt_total),
+            "completion_total": int(completion_total),
+            "prompt_mean": prompt_total / total if total else None,
+            "completion_mean": completion_total / total if total else None,
+            "per_correct_strict": completion_total / strict if strict else None,
+            "per_correct_lenient": completion_total / lenient if lenient else None,
         },
         "latency_s": {"mean": _mean(latencies), "p90": _p90(latencies)},
         "mode": first.get("mode"),
         "settings": first.get("settings"),
-        "suites": sorted({str(r.get("suite")) for r in rows if r.get("suite") is not None}),
+        "suites": sorted(suites),
     }
 
 

@@ -13,7 +13,8 @@ and, at the end, ``RUN_DIR/summary.json``.
   is respected. A failure after that is recorded as outcome ``no_answer`` with the
   message in ``error``; the run never crashes on one instance.
 * Resume: ids already in ``results.jsonl`` are skipped; a truncated last line from a
-  killed run is repaired (see :func:`closurebench.evaluate.records.load_results`).
+  killed run is repaired (see :func:`closurebench.evaluate.records.repair_results`).
+  Earlier results are streamed, never held in memory; the cache keeps only an index.
   Each line is flushed as its instance finishes, so a killed process loses nothing;
   fsync is group-committed every ``sync_interval_s`` (a machine crash loses at most
   that window, which the resume re-runs).
@@ -32,7 +33,7 @@ import json
 import random
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,8 +51,9 @@ from closurebench.evaluate.providers.base import (
 from closurebench.evaluate.records import (
     ResultsFileError,
     ResultWriter,
-    load_results,
+    iter_results,
     make_result,
+    repair_results,
     summarize,
     write_summary,
 )
@@ -241,11 +243,13 @@ class _Progress:
 
     UPDATE_EVERY_S = 0.1
 
-    def __init__(self, enabled: bool, total: int, done: list[dict[str, Any]]) -> None:
+    def __init__(self, enabled: bool, total: int, done: Iterable[dict[str, Any]]) -> None:
         self.enabled = enabled
-        self.strict = sum(1 for r in done if r.get("strict"))
-        self.count = len(done)
-        self.tokens = sum(int((r.get("usage") or {}).get("completion_tokens") or 0) for r in done)
+        self.strict = self.count = self.tokens = 0
+        for r in done:
+            self.count += 1
+            self.strict += bool(r.get("strict"))
+            self.tokens += int((r.get("usage") or {}).get("completion_tokens") or 0)
         self.start = time.monotonic()
         self.new = 0
         self._unshown = 0
@@ -277,7 +281,7 @@ class _Progress:
         )
         self._progress.start()
         self._task = self._progress.add_task(
-            "eval", total=total, completed=len(done), rate="", stats=self._stats()
+            "eval", total=total, completed=self.count, rate="", stats=self._stats()
         )
 
     def _stats(self) -> str:
@@ -357,13 +361,10 @@ async def run_eval(
     )
 
     results_path = out_dir / RESULTS_FILE
-    prior = load_results(results_path)
-    if opts.retry_errors and any(r.get("error") for r in prior):
-        prior = [r for r in prior if not r.get("error")]
-        tmp = results_path.with_suffix(".jsonl.tmp")
-        tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in prior))
-        tmp.replace(results_path)
-    done_ids = {str(r["id"]) for r in prior}
+    # Streamed: memory holds ids and counters, never the earlier results themselves.
+    done_ids = repair_results(
+        results_path, drop=(lambda r: bool(r.get("error"))) if opts.retry_errors else None
+    )
     selected_ids = {str(r["id"]) for r in instances}
     todo = [r for r in instances if str(r["id"]) not in done_ids]
     stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
@@ -374,7 +375,11 @@ async def run_eval(
     )
     writer = ResultWriter(results_path, sync_interval_s=opts.sync_interval_s)
     progress = _Progress(
-        opts.progress, len(instances), [r for r in prior if str(r["id"]) in selected_ids]
+        opts.progress,
+        len(instances),
+        (r for r in iter_results(results_path) if str(r["id"]) in selected_ids)
+        if opts.progress and done_ids
+        else (),
     )
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     for record in todo:
@@ -491,8 +496,7 @@ async def run_eval(
         writer.close()
         cache.close()
 
-    final = [r for r in load_results(results_path) if str(r["id"]) in selected_ids]
-    summary = summarize(final)
+    summary = summarize(r for r in iter_results(results_path) if str(r["id"]) in selected_ids)
     summary["run"] = {
         "selected": stats.selected,
         "skipped": stats.skipped,

@@ -265,9 +265,15 @@ class ProcessPoolProvider:
         worker = await self._worker()
         rid = next(self._ids)
         fut: asyncio.Future[Completion] = asyncio.get_running_loop().create_future()
+        writer = worker.writer
+        if writer is None or writer.is_closing():
+            raise ProviderError(
+                f"worker process {worker.index} exited before the request was sent; it is "
+                "restarted",
+                retryable=True,
+            )
         worker.pending[rid] = fut
-        assert worker.writer is not None
-        worker.writer.write(_frame([rid, messages, settings.to_dict()]))
+        writer.write(_frame([rid, messages, settings.to_dict()]))
         try:
             return await fut
         finally:
