@@ -27,10 +27,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-min", type=int, default=4)
     parser.add_argument("--n-max", type=int, default=10)
     parser.add_argument("--out", default=None, help="directory (default: JSONL to stdout)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (output unchanged)")
     args = parser.parse_args(argv)
     try:
         config = ClosureConfig(
-            split=args.split, seed=args.seed, count=args.count, n_min=args.n_min, n_max=args.n_max
+            split=args.split,
+            seed=args.seed,
+            count=args.count,
+            n_min=args.n_min,
+            n_max=args.n_max,
+            workers=args.workers,
         )
         if args.out is None:
             for record in generate_records(config):

@@ -94,3 +94,13 @@ def test_labels_from_settings_and_deduplicated(make_run) -> None:
     runs = load_runs([a, b])
     assert [r.label for r in runs] == ["gpt · cot (a)", "gpt · cot (b)"]
     assert runs[0].summary == {"n": 1}
+
+
+def test_a_partly_written_last_line_is_skipped(tmp_path, make_run) -> None:
+    # A run still going, or killed mid-write: its torn last line is not an error.
+    run = make_run("live", [record("wrong"), record("strict_correct")])
+    with (run / "results.jsonl").open("a") as fh:
+        fh.write('{"id": "x", "outcome": "stri')
+    loaded = load_run(run)
+    assert len(loaded.records) == 2
+    assert all("response" not in r for r in loaded.records)

@@ -38,6 +38,7 @@ Example:
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -315,7 +316,10 @@ def iter_results(config: GritConfig) -> Iterator[GraphResult]:
         for job in jobs:
             yield generate_graph(job)
         return
-    with ProcessPoolExecutor(max_workers=config.workers) as pool:
+    # fork where there is one (explicitly: Python 3.14 changes the default), so scripts
+    # calling this need no ``if __name__ == "__main__"`` guard.
+    ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else None)
+    with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
         # map() yields in submission order, so the output does not depend on scheduling.
         yield from pool.map(generate_graph, jobs, chunksize=1)
 

@@ -185,6 +185,10 @@ def load_run(path: str | Path) -> Run:
     Returns:
         The :class:`Run`.
 
+    A partly written last line (a run still going, or killed mid-write) is skipped, as
+    the runner's resume does. Response and reasoning texts are not kept (no table uses
+    them), so the records stay small.
+
     Raises:
         ReportError: When the file is missing, a line is not a JSON object, or a record lacks
             ``outcome`` — the message names the path and line.
@@ -210,6 +214,10 @@ def load_run(path: str | Path) -> Run:
             try:
                 rec = json.loads(line)
             except json.JSONDecodeError as exc:
+                if not line.endswith("\n"):
+                    # The last line of a run still going (or killed mid-write) is
+                    # written only partly; the runner drops it on resume, so do we.
+                    break
                 raise ReportError(f"{results}:{lineno}: malformed JSON ({exc.msg})") from None
             if not isinstance(rec, dict):
                 raise ReportError(f"{results}:{lineno}: expected a JSON object per line")
@@ -217,6 +225,10 @@ def load_run(path: str | Path) -> Run:
                 raise ReportError(
                     f"{results}:{lineno}: outcome {rec.get('outcome')!r} is not one of {OUTCOMES}"
                 )
+            # The tables need outcomes, usage, latency and metadata, never the texts:
+            # dropping them keeps reports of long chain-of-thought runs small in memory.
+            rec.pop("response", None)
+            rec.pop("reasoning", None)
             records.append(rec)
     summary: dict[str, Any] | None = None
     summary_path = p / "summary.json"
