@@ -14,7 +14,10 @@ every node of a component reaches the same set, so one bitset per component is
 propagated over the condensation DAG in reverse topological order, with Python
 integers as bitsets (their OR runs in C). This is exact for any ``n`` and takes
 milliseconds where repeated matrix products or ``networkx.transitive_closure``
-take seconds to minutes.
+take seconds to minutes. Single-source queries (``reach``, ``desc``, ``reach_in``,
+``has_path``) on small graphs (``n <= SMALL_N``, a dense array or a ``Graph``) skip
+scipy altogether: a breadth-first search over Python-int bitsets, about 10x faster at
+benchmark sizes and checked against the sparse path by a differential test.
 
 Inputs are adjacency matrices — a dense ``numpy`` array or a ``scipy.sparse``
 matrix of shape ``(n, n)``, any nonzero entry being an edge ``i -> j`` — or a
@@ -90,6 +93,76 @@ def _as_csr(adj: AdjacencyLike) -> sp.csr_array:
         )
     rows, cols = np.divmod(flat, max(n, 1))
     return sp.csr_array((np.ones(rows.size, dtype=bool), (rows, cols)), shape=(n, n))
+
+
+#: Largest n served by the bitset fast path (dense arrays and Graphs only).
+SMALL_N = 64
+
+
+def _small_rows(adj: AdjacencyLike) -> list[int] | None:
+    """Successor bitsets (bit j of ``rows[i]`` = edge i -> j) of a small graph, else None.
+
+    Benchmark graphs are small (n <= 14 by default) and scipy's sparse machinery costs
+    ~0.35 ms per call there; Python-int bitsets answer the same questions in ~10 µs.
+    Only a :class:`Graph` or a square numeric ``ndarray`` with finite entries and
+    ``n <= SMALL_N`` qualifies; anything else (sparse, lists, bad input) takes the
+    general path, which validates and reports errors.
+    """
+    if isinstance(adj, Graph):
+        if adj.n > SMALL_N:
+            return None
+        rows = [0] * adj.n
+        for u, v in adj.edges:
+            rows[u] |= 1 << v
+            if not adj.directed:
+                rows[v] |= 1 << u
+        return rows
+    if (
+        type(adj) is np.ndarray
+        and adj.ndim == 2
+        and adj.shape[0] == adj.shape[1]
+        and adj.shape[0] <= SMALL_N
+        and adj.dtype.kind in "biuf"
+    ):
+        if adj.dtype.kind == "f" and not np.isfinite(adj).all():
+            return None  # the general path raises the error
+        n = adj.shape[0]
+        if n == 0:
+            return []
+        mask = adj if adj.dtype == bool else adj != 0
+        packed = np.packbits(mask, axis=1, bitorder="little")
+        return [int.from_bytes(packed[r].tobytes(), "little") for r in range(n)]
+    return None
+
+
+def _bits_reach(rows: list[int], k: int) -> int:
+    """Bitset of the nodes reachable from ``k`` (``k`` included)."""
+    seen = frontier = 1 << k
+    while frontier:
+        nxt = 0
+        while frontier:
+            low = frontier & -frontier
+            nxt |= rows[low.bit_length() - 1]
+            frontier ^= low
+        frontier = nxt & ~seen
+        seen |= nxt
+    return seen
+
+
+def _bits_to_bool(bits: int, n: int) -> np.ndarray:
+    raw = np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=n, bitorder="little").view(bool).copy()
+
+
+def _transpose_rows(rows: list[int]) -> list[int]:
+    out = [0] * len(rows)
+    for i, r in enumerate(rows):
+        bit = 1 << i
+        while r:
+            low = r & -r
+            out[low.bit_length() - 1] |= bit
+            r ^= low
+    return out
 
 
 def _check_node(i: Any, n: int, what: str = "node") -> int:
@@ -269,6 +342,9 @@ def reach(adj: AdjacencyLike, i: int) -> np.ndarray:
         >>> reach(np.array([[0, 1, 0], [0, 0, 0], [1, 0, 0]]), 2).astype(int).tolist()
         [1, 1, 1]
     """
+    rows = _small_rows(adj)
+    if rows is not None:
+        return _bits_to_bool(_bits_reach(rows, _check_node(i, len(rows))), len(rows))
     m = _as_csr(adj)
     n = m.shape[0]
     k = _check_node(i, n)
@@ -298,6 +374,10 @@ def reach_in(adj: AdjacencyLike, i: int) -> np.ndarray:
         >>> reach_in(np.array([[0, 1, 0], [0, 0, 0], [1, 0, 0]]), 1).astype(int).tolist()
         [1, 1, 1]
     """
+    rows = _small_rows(adj)
+    if rows is not None:
+        k = _check_node(i, len(rows))
+        return _bits_to_bool(_bits_reach(_transpose_rows(rows), k), len(rows))
     m = _as_csr(adj)
     return reach(m.T.tocsr(), i)
 
@@ -311,6 +391,11 @@ def has_path(adj: AdjacencyLike, i: int, j: int) -> bool:
         >>> has_path(A, 0, 1), has_path(A, 0, 2), has_path(A, 2, 2)
         (True, False, True)
     """
+    rows = _small_rows(adj)
+    if rows is not None:
+        a = _check_node(i, len(rows), "source node")
+        b = _check_node(j, len(rows), "target node")
+        return a == b or bool(_bits_reach(rows, a) >> b & 1)
     m = _as_csr(adj)
     n = m.shape[0]
     a = _check_node(i, n, "source node")
