@@ -175,3 +175,19 @@ def test_cli_rejects_workers_for_other_providers(tmp_path: Path) -> None:
     )  # fmt: skip
     assert res.exit_code == 1
     assert "--workers is supported for --provider openai" in res.output
+
+
+def test_large_messages_cross_the_process_boundary(fake_openai: FakeOpenAIServer) -> None:
+    # Matrix-encoded questions at large n run to hundreds of KB; frames carry any size.
+    fake_openai.script(default=lambda body: Reply(body["messages"][-1]["content"][-20:] + "é"))
+    pool = ProcessPoolProvider("openai", {"base_url": fake_openai.base_url}, workers=1)
+    big = "0 1 " * 150_000 + "é end"
+
+    async def go() -> str:
+        try:
+            return (await pool.complete(_msgs(big), S)).text
+        finally:
+            await pool.aclose()
+
+    assert asyncio.run(go()) == big[-20:] + "é"
+    assert fake_openai.chat_requests[0].body["messages"][-1]["content"] == big
