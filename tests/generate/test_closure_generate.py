@@ -234,3 +234,13 @@ def test_cli_workers_write_identical_files(tmp_path: Path) -> None:
         assert res.exit_code == 0, res.output
     for file in ("closure-heldout.jsonl", "manifest.json"):
         assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "two" / file).read_bytes()
+
+
+def test_worker_errors_reach_the_caller_unchanged() -> None:
+    from closurebench.errors import SamplingError
+
+    config = ClosureConfig(
+        categories=("negative_reach",), density_min=1.0, density_max=1.0, count=4, workers=2
+    )
+    with pytest.raises(SamplingError, match=r"negative_reach #0: no well-posed instance"):
+        generate_records(config)
