@@ -290,3 +290,21 @@ def test_progress_bar_shows_the_final_count(
     err = capsys.readouterr().err
     assert "40/40" in err
     assert "strict 100.0%" in err
+
+
+def test_providers_that_bound_time_themselves_are_not_cut_off(tmp_path: Path) -> None:
+    # A local model queues requests and stops generating at the timeout itself; the
+    # runner must not cancel it from outside (that would waste uninterruptible work).
+    records = [{"id": f"t{k}", "question": f"q{k}", "answer": 1, "result_type": "integer"}
+               for k in range(2)]  # fmt: skip
+    settings = GenerationSettings(model="m", timeout_s=0.05)
+    opts = RunOptions(concurrency=2, retries=0, progress=False)
+
+    slow = ScriptedProvider(lambda m, s: '{"answer": 1}', delay_s=0.8)
+    cut = asyncio.run(run_eval(records, slow, "direct", settings, tmp_path / "cut", opts))
+    assert cut.failures == 2  # the runner's timeout (0.05 + 0.5 s) fired
+
+    self_timed = ScriptedProvider(lambda m, s: '{"answer": 1}', delay_s=0.8)
+    self_timed.enforces_timeout = True  # type: ignore[attr-defined]
+    kept = asyncio.run(run_eval(records, self_timed, "direct", settings, tmp_path / "kept", opts))
+    assert kept.failures == 0 and kept.summary["strict_correct"] == 2

@@ -176,6 +176,31 @@ def test_random_weights_give_outcomes_not_crashes(
             assert r["finish_reason"] == "length"
 
 
+def test_generation_stops_at_the_timeout_and_queues_are_not_cut(
+    tiny_models: dict[str, Path], boolean_records: list[dict[str, Any]], tmp_path: Path
+) -> None:
+    provider = make_provider("transformers", model_path=str(tiny_models["raw"]), device="cpu")
+    assert provider.enforces_timeout
+    messages = [{"role": "user", "content": "Is there a path?"}]
+    quick = GenerationSettings(model="tiny", max_tokens=2000, timeout_s=0.05)
+    out = asyncio.run(provider.complete(messages, quick))
+    assert out.finish_reason == "timeout" and 0 < out.completion_tokens < 2000
+    asyncio.run(provider.aclose())
+    # Through the CLI: six requests queue for one model (1.2 s in all, past the 0.7 s
+    # an outside timeout would allow); none is cancelled while it waits, and each
+    # stops generating at the 0.2 s limit.
+    data = tmp_path / "data.jsonl"
+    write_jsonl(data, boolean_records[:6])
+    res = _eval(
+        data, tiny_models["raw"], tmp_path / "run", "--timeout", "0.2", "--concurrency", "6",
+        "--retries", "0", "--max-tokens", "100000",
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    results = _results(tmp_path / "run")
+    assert len(results) == 6
+    assert all(r["error"] is None and r["finish_reason"] == "timeout" for r in results)
+
+
 def test_sampling_is_seeded(tiny_models: dict[str, Path]) -> None:
     provider = make_provider("transformers", model_path=str(tiny_models["raw"]), device="cpu")
     messages = [{"role": "user", "content": "Is there a path?"}]

@@ -6,7 +6,8 @@
 and, at the end, ``RUN_DIR/summary.json``.
 
 * Concurrency: ``concurrency`` workers share one queue.
-* Timeout: each request is bounded by ``settings.timeout_s``.
+* Timeout: each request is bounded by ``settings.timeout_s`` (by the runner, or by a
+  provider with ``enforces_timeout``, such as a local model that stops generating).
 * Retries: a retryable :class:`ProviderError` (or a timeout) is retried up to
   ``retries`` times with exponential backoff and jitter, seeded per instance and
   attempt; the error's ``retry_after_s`` (from a ``Retry-After`` header)
@@ -385,6 +386,9 @@ async def run_eval(
     for record in todo:
         queue.put_nowait(record)
 
+    # A provider that bounds the time itself (a local model) is not cut off from outside.
+    self_timed = bool(getattr(provider, "enforces_timeout", False))
+
     async def request(record_id: str, messages: list[dict[str, str]]) -> Completion:
         key = request_key(settings, messages)
         if opts.use_cache:
@@ -396,8 +400,9 @@ async def run_eval(
         while True:
             stats.requests += 1
             try:
-                completion = await asyncio.wait_for(
-                    provider.complete(messages, settings), timeout=settings.timeout_s + 0.5
+                call = provider.complete(messages, settings)
+                completion = await (
+                    call if self_timed else asyncio.wait_for(call, timeout=settings.timeout_s + 0.5)
                 )
             except TimeoutError:
                 error: ProviderError = ProviderError(

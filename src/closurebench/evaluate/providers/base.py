@@ -129,6 +129,13 @@ class Provider(Protocol):
 
     Attributes:
         name: Short identifier recorded with results (e.g. ``"openai"``).
+
+    A provider may also set ``enforces_timeout = True`` when it bounds
+    ``settings.timeout_s`` itself, in a way that yields a (possibly truncated)
+    completion rather than an error - a local model that stops generating after the
+    time limit, whose requests also wait for one another. The runner then does not
+    wrap its requests in its own timeout (which would cancel queued requests and waste
+    generation that cannot be interrupted).
     """
 
     name: str

@@ -7,7 +7,10 @@ the harness works without them; when they are missing a :class:`ProviderError`
 names the extra to install.
 
 Generation runs in a worker thread, one request at a time (a single model on one
-device gains nothing from concurrent ``generate`` calls).
+device gains nothing from concurrent ``generate`` calls). The provider bounds time
+itself (``enforces_timeout``): ``generate`` stops after ``settings.timeout_s`` seconds
+(``max_time``) and returns what it has, with finish reason ``"timeout"``; time spent
+waiting for the model does not count.
 """
 
 from __future__ import annotations
@@ -73,7 +76,10 @@ class TransformersProvider:
         name: Provider name recorded with results.
         model_path: Hub id or local directory of the model; when None,
             ``settings.model`` of the first request is loaded.
+        enforces_timeout: Always True: generation stops at ``settings.timeout_s``.
     """
+
+    enforces_timeout = True
 
     def __init__(
         self,
@@ -156,6 +162,7 @@ class TransformersProvider:
             "max_new_tokens": settings.max_tokens,
             "do_sample": sample,
             "pad_token_id": tokenizer.pad_token_id,
+            "max_time": float(settings.timeout_s),
         }
         if sample:
             gen_kwargs["temperature"] = settings.temperature
@@ -166,12 +173,22 @@ class TransformersProvider:
         else:
             # Greedy: clear sampling defaults from generation_config to avoid warnings.
             gen_kwargs.update(temperature=None, top_p=None, top_k=None)
+        start = time.perf_counter()
         with torch.inference_mode():
             output = model.generate(**inputs, **gen_kwargs)
+        elapsed = time.perf_counter() - start
         new_tokens = output[0, prompt_len:]
         n_new = int(new_tokens.shape[-1])
         text = tokenizer.decode(new_tokens, skip_special_tokens=True)
-        finish = "length" if n_new >= settings.max_tokens else "stop"
+        eos = model.generation_config.eos_token_id
+        eos_ids = {*(eos if isinstance(eos, list | tuple) else [eos]), tokenizer.eos_token_id}
+        ended = n_new > 0 and int(new_tokens[-1]) in eos_ids
+        if n_new >= settings.max_tokens:
+            finish = "length"
+        elif not ended and elapsed >= settings.timeout_s:
+            finish = "timeout"  # stopped by max_time: a truncated answer, scored as given
+        else:
+            finish = "stop"
         return text, prompt_len, n_new, finish
 
     def _run(
@@ -197,8 +214,9 @@ class TransformersProvider:
     ) -> Completion:
         """Generate one completion in a worker thread.
 
-        ``settings.timeout_s`` is not enforced (``generate`` cannot be interrupted);
-        ``latency_s`` covers generation only, not model loading or queueing.
+        Generation stops after ``settings.timeout_s`` seconds (finish reason
+        ``"timeout"``); ``latency_s`` covers generation only, not model loading or
+        queueing behind other requests.
 
         Args:
             messages: Chat messages.
