@@ -36,7 +36,7 @@ def _no_env_key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
 
 
-def test_requests_spread_over_workers(fake_openai: FakeOpenAIServer) -> None:
+def test_pool_answers_through_two_worker_processes(fake_openai: FakeOpenAIServer) -> None:
     fake_openai.script(default=lambda body: Slow(0.05, _echo(body)))
     pool = ProcessPoolProvider("openai", {"base_url": fake_openai.base_url}, workers=2)
 

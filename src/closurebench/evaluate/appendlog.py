@@ -6,7 +6,7 @@ appended. ``fsync`` - which protects against a machine crash or power loss, not 
 process crash - is group-committed: at most once per ``sync_interval_s`` seconds,
 and always on :meth:`AppendLog.close`. With ``sync_interval_s=0`` every line is
 fsynced. After a machine crash at most the last interval's lines are missing, and a
-partly written last line is repaired by the readers (``load_results``, the cache).
+partly written last line is repaired by the readers (``repair_results``, the cache).
 
 Example:
     >>> import tempfile, pathlib

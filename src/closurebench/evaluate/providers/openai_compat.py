@@ -332,11 +332,7 @@ class OpenAICompatProvider:
 
 
 def _http_client(timeout_s: float) -> Any:
-    """The SDK's aiohttp transport when ``aiohttp`` is installed, else its default."""
-    try:
-        import aiohttp  # noqa: F401
-    except ImportError:  # pragma: no cover - aiohttp is a core dependency
-        return None
+    """The SDK's aiohttp transport (``openai[aiohttp]`` is a core dependency)."""
     return openai.DefaultAioHttpClient(timeout=timeout_s)
 
 
