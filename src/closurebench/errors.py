@@ -18,6 +18,7 @@ from __future__ import annotations
 __all__ = [
     "ClosureBenchError",
     "ConfigError",
+    "DatasetFileError",
     "GraphError",
     "Resample",
     "SamplingError",
@@ -47,3 +48,7 @@ class VerificationError(ClosureBenchError, RuntimeError):
 
 class Resample(ClosureBenchError):
     """A drawn instance is not well posed (a tie, an empty answer set, ...); draw another."""
+
+
+class DatasetFileError(ClosureBenchError, ValueError):
+    """A dataset or results file is missing or malformed (names the file, line, field, fix)."""

@@ -27,18 +27,18 @@ Statuses:
 
 Example:
     >>> extract_answer('{"answer": [1, 2]}')
-    Extracted(status='ok', value=[1, 2])
+    Extracted(status=<ExtractStatus.OK: 'ok'>, value=[1, 2])
     >>> extract_answer('I think... so {"answer": true} is it.').value
     True
-    >>> extract_answer('{"answer": [1, 2}').status
+    >>> extract_answer('{"answer": [1, 2}').status.value
     'format_error'
-    >>> extract_answer('').status
+    >>> extract_answer('').status.value
     'no_answer'
     >>> extract_answer('<think>hm</think><answer>A -> B -> C</answer>', grit=True).value
     ['A', 'B', 'C']
     >>> extract_answer(r'so the cost is \boxed{17}.', grit=True).value
     17
-    >>> extract_answer('<answer>17</answer>').status
+    >>> extract_answer('<answer>17</answer>').status.value
     'format_error'
 """
 
@@ -48,6 +48,8 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from closurebench.schema.enums import ExtractStatus
 
 __all__ = ["Extracted", "extract_answer", "parse_block"]
 
@@ -65,7 +67,7 @@ _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 class Extracted:
     """Result of extraction: ``status`` and, when ``ok``, the answer ``value``."""
 
-    status: str
+    status: ExtractStatus
     value: Any = None
 
 
@@ -122,41 +124,43 @@ def parse_block(content: str) -> Extracted:
         (5, [1, 2])
         >>> parse_block('Poplar Lane').value, parse_block('Vega, Acrux').value
         ('Poplar Lane', ['Vega', 'Acrux'])
-        >>> parse_block(r'\boxed{\text{n5c37}}').value, parse_block('  ').status
+        >>> parse_block(r'\boxed{\text{n5c37}}').value, parse_block('  ').status.value
         ('n5c37', 'format_error')
-        >>> parse_block('{"answer": [1, 2}').status
+        >>> parse_block('{"answer": [1, 2}').status.value
         'format_error'
     """
     text = content.strip()
     boxed = _boxed_contents(text)
     if boxed:
         if boxed[-1] is None:
-            return Extracted("format_error")
+            return Extracted(ExtractStatus.FORMAT_ERROR)
         text = boxed[-1].strip()
     m = _TEXT.match(text)
     if m:
         text = m.group(1).strip()
     if not text:
-        return Extracted("format_error")
+        return Extracted(ExtractStatus.FORMAT_ERROR)
     try:
         value = json.loads(text)
     except (json.JSONDecodeError, RecursionError, ValueError):
         pass
     else:
         if isinstance(value, dict) and "answer" in value:
-            return Extracted("ok", value["answer"])
-        return Extracted("ok", value)
+            return Extracted(ExtractStatus.OK, value["answer"])
+        return Extracted(ExtractStatus.OK, value)
     if text[0] in '{"' or _ANSWER_KEY.search(text):
-        return Extracted("format_error")
+        return Extracted(ExtractStatus.FORMAT_ERROR)
     if text[0] == "[" and text[-1] == "]":
         text = text[1:-1].strip()
     if _NUMBER.match(text):
         number = float(text)
-        return Extracted("ok", int(number) if re.fullmatch(r"[+-]?\d+", text) else number)
+        return Extracted(
+            ExtractStatus.OK, int(number) if re.fullmatch(r"[+-]?\d+", text) else number
+        )
     names = _split_names(text)
     if names is not None:
-        return Extracted("ok", names)
-    return Extracted("ok", text.strip("\"'`").strip())
+        return Extracted(ExtractStatus.OK, names)
+    return Extracted(ExtractStatus.OK, text.strip("\"'`").strip())
 
 
 def _grit_form(text: str) -> Extracted | None:
@@ -173,7 +177,7 @@ def _grit_form(text: str) -> Extracted | None:
         return (
             parse_block(_BOXED + boxed[-1] + "}")
             if boxed[-1] is not None
-            else Extracted("format_error")
+            else Extracted(ExtractStatus.FORMAT_ERROR)
         )
     return None
 
@@ -186,19 +190,19 @@ def _json_form(stripped: str) -> Extracted:
     else:
         if isinstance(whole, dict):
             if "answer" in whole:
-                return Extracted("ok", whole["answer"])
-            return Extracted("format_error")
-        return Extracted("ok", whole)
+                return Extracted(ExtractStatus.OK, whole["answer"])
+            return Extracted(ExtractStatus.FORMAT_ERROR)
+        return Extracted(ExtractStatus.OK, whole)
     try:
         objects, broken = _embedded_objects(stripped)
     except RecursionError:
-        return Extracted("format_error")
+        return Extracted(ExtractStatus.FORMAT_ERROR)
     with_answer = [o for o in objects if isinstance(o, dict) and "answer" in o]
     if with_answer:
-        return Extracted("ok", with_answer[-1]["answer"])
+        return Extracted(ExtractStatus.OK, with_answer[-1]["answer"])
     if objects or broken or _ANSWER_KEY.search(stripped):
-        return Extracted("format_error")
-    return Extracted("no_answer")
+        return Extracted(ExtractStatus.FORMAT_ERROR)
+    return Extracted(ExtractStatus.NO_ANSWER)
 
 
 def extract_answer(text: str | None, *, grit: bool = False) -> Extracted:
@@ -214,7 +218,7 @@ def extract_answer(text: str | None, *, grit: bool = False) -> Extracted:
         The :class:`Extracted` status and value.
     """
     if text is None or not isinstance(text, str) or not text.strip():
-        return Extracted("no_answer")
+        return Extracted(ExtractStatus.NO_ANSWER)
     stripped = text.strip()
     if grit:
         found = _grit_form(stripped)
@@ -222,6 +226,6 @@ def extract_answer(text: str | None, *, grit: bool = False) -> Extracted:
             return found
         return _json_form(stripped)
     got = _json_form(stripped)
-    if got.status == "no_answer" and (_OPEN.search(stripped) or _BOXED in stripped):
-        return Extracted("format_error")
+    if got.status is ExtractStatus.NO_ANSWER and (_OPEN.search(stripped) or _BOXED in stripped):
+        return Extracted(ExtractStatus.FORMAT_ERROR)
     return got

@@ -1,0 +1,201 @@
+"""The one JSONL reader and writer: canonical lines, and one policy for damaged lines.
+
+Every JSONL file of the project — generated datasets, ``results.jsonl``, the completion
+cache — is read through :func:`scan` and written through :func:`canonical_json` /
+:func:`write_lines`. The damaged-line policy lives here, once:
+
+* a **torn last line** (the file does not end with a newline: a writer was killed mid-line)
+  is a partial write, never data. Readers skip it (``torn="skip"``) or report it
+  (``torn="error"``); :func:`repair` truncates it off;
+* any **other** line that is not one JSON object is corruption. A dataset (written
+  atomically, so it cannot tear) treats it as an error naming the file and line; an
+  append-only log (results, cache) drops it when repairing, since the run re-creates it.
+
+Example:
+    >>> canonical_json({"b": 1.0, "a": [0.1, (2, 3)], "c": None})
+    '{"a":[0.1,[2,3]],"b":1,"c":null}'
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.jsonl"
+    >>> _ = p.write_bytes(b'{"id": 1}\\nnot json\\n{"id": 3}\\n{"id": 4')
+    >>> [(line.lineno, line.obj) for line in scan(p)]
+    [(1, {'id': 1}), (2, None), (3, {'id': 3}), (4, None)]
+    >>> [line.torn for line in scan(p)][-1]
+    True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from closurebench.errors import ConfigError, DatasetFileError
+
+__all__ = [
+    "Line",
+    "canonical_json",
+    "clean",
+    "iter_objects",
+    "repair",
+    "scan",
+    "write_lines",
+]
+
+
+def clean(value: Any) -> Any:
+    """JSON-ready copy: ints as ints, floats rounded to 9 significant digits, tuples as lists.
+
+    Raises:
+        ConfigError: for non-finite floats or values JSON cannot hold.
+
+    Example:
+        >>> clean({"a": (1.0, 2.5), "b": 1/3})
+        {'a': [1, 2.5], 'b': 0.333333333}
+    """
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ConfigError(f"cannot serialise non-finite number {value!r}")
+        if value.is_integer():
+            return int(value)
+        return float(f"{value:.9g}")
+    if isinstance(value, dict):
+        return {str(k): clean(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [clean(v) for v in value]
+    if hasattr(value, "item"):  # numpy scalar
+        return clean(value.item())
+    raise ConfigError(f"cannot serialise {value!r} of type {type(value).__name__}")
+
+
+def canonical_json(record: Any) -> str:
+    """One canonical JSONL line (sorted keys, compact, UTF-8, no trailing newline)."""
+    return json.dumps(clean(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One physical line of a JSONL file.
+
+    Attributes:
+        lineno: 1-based line number.
+        raw: The bytes of the line, newline included when present.
+        obj: The parsed JSON object, or ``None`` when the line is not one JSON object
+            (or is torn).
+        torn: The last line, without its newline: a partial write.
+        error: Why ``obj`` is ``None`` (empty for a good line or a blank one).
+    """
+
+    lineno: int
+    raw: bytes
+    obj: dict[str, Any] | None
+    torn: bool = False
+    error: str = ""
+
+    @property
+    def blank(self) -> bool:
+        """The line holds only whitespace."""
+        return not self.raw.strip()
+
+
+def scan(path: str | Path) -> Iterator[Line]:
+    """Every line of ``path`` (streamed), parsed, with the torn-line policy applied.
+
+    A missing file yields nothing. Blank lines are yielded with ``obj=None`` and no error.
+    """
+    p = Path(path)
+    if not p.exists():
+        return
+    with p.open("rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            if not raw.endswith(b"\n"):
+                yield Line(lineno, raw, None, torn=True, error="torn last line (no newline)")
+                continue
+            if not raw.strip():
+                yield Line(lineno, raw, None)
+                continue
+            try:
+                obj = json.loads(raw)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+                yield Line(lineno, raw, None, error=f"not valid JSON ({msg})")
+                continue
+            if not isinstance(obj, dict):
+                yield Line(lineno, raw, None, error=f"a JSON {type(obj).__name__}, not an object")
+                continue
+            yield Line(lineno, raw, obj)
+
+
+def iter_objects(path: str | Path, *, what: str = "file", strict: bool = True) -> Iterator[Line]:
+    """The good lines of ``path``: each a JSON object (blank lines skipped).
+
+    Args:
+        path: The JSONL file; it must exist.
+        what: What the file is, for messages (``"dataset"``, ``"results file"``).
+        strict: Raise on a corrupt or torn line (datasets); else skip it (logs).
+
+    Raises:
+        DatasetFileError: the file is missing, or (``strict``) a line is damaged.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise DatasetFileError(f"{what} {str(p)!r} does not exist")
+    for line in scan(p):
+        if line.obj is not None:
+            yield line
+        elif line.error and strict:
+            raise DatasetFileError(
+                f"{p}:{line.lineno}: {line.error}; each line must be one JSON object "
+                f"(regenerate the {what}, or delete the damaged line)"
+            )
+
+
+def write_lines(path: str | Path, lines: Iterable[str]) -> bytes:
+    """Write ``lines`` (each without newline) atomically to ``path``; returns the bytes."""
+    p = Path(path)
+    data = "".join(line + "\n" for line in lines).encode("utf-8")
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, p)
+    return data
+
+
+def repair(path: str | Path, keep: Any = None) -> int:
+    """Rewrite an append-only log without damaged lines (and lines ``keep`` rejects).
+
+    Streams the file; replaces it atomically, and only when something is removed.
+
+    Args:
+        path: The log file (a missing file is left missing).
+        keep: Optional ``Line -> bool``; a good line is kept only when it returns True.
+
+    Returns:
+        The number of lines removed.
+    """
+    p = Path(path)
+    if not p.exists():
+        return 0
+
+    def wanted(line: Line) -> bool:
+        return line.obj is not None and (keep is None or bool(keep(line)))
+
+    removed = sum(not wanted(line) and not line.blank for line in scan(p))
+    blanks = sum(line.blank for line in scan(p))
+    if removed == 0 and blanks == 0:
+        return 0
+    tmp = p.with_name(p.name + ".tmp")
+    with tmp.open("wb") as out:
+        for line in scan(p):
+            if wanted(line):
+                out.write(line.raw)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, p)
+    return removed

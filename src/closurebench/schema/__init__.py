@@ -1,0 +1,89 @@
+"""Records and vocabularies: the one typed definition of every file the project writes.
+
+* :mod:`~closurebench.schema.enums` — outcomes, extraction statuses, Algorithm 1 verdicts,
+  result types, ambiguity classes, suites (``StrEnum``: files keep their strings);
+* :mod:`~closurebench.schema.instances` — :class:`ClosureInstance`, :class:`GritInstance`
+  (one envelope), validation with line/field messages, JSON Schemas;
+* :mod:`~closurebench.schema.results` — :class:`ResultRecord`.
+
+``closurebench schema closure|grit|result`` prints the JSON Schemas; every generated
+split writes them beside its manifest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from closurebench.schema.enums import (
+    Ambiguity,
+    ExtractStatus,
+    Match,
+    Outcome,
+    ResultType,
+    ScoringMode,
+    Suite,
+)
+from closurebench.schema.instances import (
+    ClosureGraph,
+    ClosureInstance,
+    Envelope,
+    GritGraph,
+    GritInstance,
+    Instance,
+    Seeds,
+    instance_schema,
+    parse_instance,
+)
+from closurebench.schema.results import (
+    META_FIELDS,
+    ResultRecord,
+    Usage,
+    parse_result,
+    result_schema,
+)
+
+__all__ = [
+    "META_FIELDS",
+    "SCHEMAS",
+    "Ambiguity",
+    "ClosureGraph",
+    "ClosureInstance",
+    "Envelope",
+    "ExtractStatus",
+    "GritGraph",
+    "GritInstance",
+    "Instance",
+    "Match",
+    "Outcome",
+    "ResultRecord",
+    "ResultType",
+    "ScoringMode",
+    "Seeds",
+    "Suite",
+    "Usage",
+    "instance_schema",
+    "parse_instance",
+    "parse_result",
+    "result_schema",
+    "schema_for",
+]
+
+#: The published schemas, by the name ``closurebench schema NAME`` takes.
+SCHEMAS = ("closure", "grit", "result")
+
+
+def schema_for(name: str) -> dict[str, Any]:
+    """The JSON Schema called ``name`` (one of :data:`SCHEMAS`).
+
+    Raises:
+        ValueError: for an unknown name (lists the known ones).
+
+    Example:
+        >>> schema_for("closure")["properties"]["suite"]["const"]
+        'closure'
+    """
+    if name == "result":
+        return result_schema()
+    if name in ("closure", "grit"):
+        return instance_schema(name)
+    raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")

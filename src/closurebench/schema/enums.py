@@ -1,0 +1,98 @@
+"""The closed vocabularies of records and scoring, each defined once.
+
+Every member is a :class:`~enum.StrEnum`, so a member *is* its string: files keep the
+strings they always had (``"strict_correct"``, ``"format_error"``…) and old code that
+compares with a bare string still works, while new code names the member.
+
+Example:
+    >>> Outcome.STRICT_CORRECT == "strict_correct", str(Outcome.NO_ANSWER)
+    (True, 'no_answer')
+    >>> Outcome.from_match(Match.CORRECT, Match.CORRECT), Outcome.from_match(
+    ...     Match.WRONG, Match.CORRECT)
+    (<Outcome.STRICT_CORRECT: 'strict_correct'>, <Outcome.LENIENT_ONLY: 'lenient_only'>)
+    >>> [m.value for m in ResultType]
+    ['boolean', 'integer', 'float', 'set', 'string', 'compound']
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = [
+    "Ambiguity",
+    "ExtractStatus",
+    "Match",
+    "Outcome",
+    "ResultType",
+    "ScoringMode",
+    "Suite",
+]
+
+
+class Suite(StrEnum):
+    """The two benchmark families."""
+
+    CLOSURE = "closure"
+    GRIT = "grit"
+
+
+class ResultType(StrEnum):
+    """The JSON value type of a ClosureBench answer (``spec/closurebench.md``)."""
+
+    BOOLEAN = "boolean"
+    INTEGER = "integer"
+    FLOAT = "float"
+    SET = "set"
+    STRING = "string"
+    COMPOUND = "compound"
+
+
+class Ambiguity(StrEnum):
+    """The lenient-scoring class of a category (Algorithm 1's ``C_count`` / ``C_set``)."""
+
+    COUNT = "count"
+    SET = "set"
+
+
+class ScoringMode(StrEnum):
+    """Algorithm 1's mode argument."""
+
+    STRICT = "strict"
+    LENIENT = "lenient"
+
+
+class ExtractStatus(StrEnum):
+    """What answer extraction found in a reply."""
+
+    OK = "ok"
+    NO_ANSWER = "no_answer"
+    FORMAT_ERROR = "format_error"
+
+
+class Match(StrEnum):
+    """Algorithm 1's verdict on one extracted answer in one mode."""
+
+    CORRECT = "correct"
+    WRONG = "wrong"
+    FORMAT_ERROR = "format_error"
+
+
+class Outcome(StrEnum):
+    """The five mutually exclusive per-response outcomes (paper Appendix J, Table 11)."""
+
+    STRICT_CORRECT = "strict_correct"
+    LENIENT_ONLY = "lenient_only"
+    WRONG = "wrong"
+    FORMAT_ERROR = "format_error"
+    NO_ANSWER = "no_answer"
+
+    @classmethod
+    def from_match(cls, strict: Match, lenient: Match) -> Outcome:
+        """The outcome of a strict and a lenient :class:`Match` of the same answer."""
+        if strict is Match.CORRECT:
+            return cls.STRICT_CORRECT
+        if lenient is Match.CORRECT:
+            return cls.LENIENT_ONLY
+        if strict is Match.FORMAT_ERROR:
+            return cls.FORMAT_ERROR
+        return cls.WRONG
