@@ -33,7 +33,7 @@ def bench(config: ClosureConfig) -> dict:
     wall = time.perf_counter() - t0
     digest = hashlib.sha256()
     for r in records:
-        digest.update(json.dumps(r, sort_keys=True).encode())
+        digest.update(json.dumps(r.to_json(), sort_keys=True).encode())
     return {
         "split": config.split + (f" ({config.workers} workers)" if config.workers > 1 else ""),
         "count": len(records),

@@ -45,6 +45,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from closurebench.schema import ClosureInstance
+
 _BODY = json.dumps(
     {
         "id": "chatcmpl-bench",
@@ -116,14 +118,13 @@ def start_server() -> tuple[mp.Process, str]:
 # --------------------------------------------------------------------------- data
 
 
-def make_instances(base: list[dict[str, Any]], count: int, tag: str) -> list[dict[str, Any]]:
+def make_instances(base: list[ClosureInstance], count: int, tag: str) -> list[ClosureInstance]:
     """``count`` copies of ``base`` records with unique ids and unique questions."""
     out = []
     for k in range(count):
-        r = dict(base[k % len(base)])
-        r["id"] = f"{r['id']}-{tag}{k}"
-        r["question"] = f"{r['question']}\n\n(ref {tag}{k})"
-        out.append(r)
+        r = base[k % len(base)]
+        update = {"id": f"{r.id}-{tag}{k}", "question": f"{r.question}\n\n(ref {tag}{k})"}
+        out.append(r.model_copy(update=update))
     return out
 
 
@@ -131,8 +132,9 @@ def make_instances(base: list[dict[str, Any]], count: int, tag: str) -> list[dic
 
 
 def _provider(kind: str, base_url: str | None, workers: int = 0, pad: int = 0) -> Any:
-    from closurebench.evaluate.providers import OpenAICompatProvider, ScriptedProvider
+    from closurebench.evaluate.providers.openai_compat import OpenAICompatProvider
     from closurebench.evaluate.providers.pool import ProcessPoolProvider
+    from closurebench.evaluate.providers.scripted import ScriptedProvider
 
     if kind == "openai":
         if workers:
@@ -182,7 +184,7 @@ async def run_once(
 
 
 async def run_config(
-    base: list[dict[str, Any]],
+    base: list[ClosureInstance],
     *,
     kind: str,
     base_url: str | None,
@@ -240,7 +242,7 @@ async def run_config(
 
 def _mem_child(
     conn: Any,
-    base: list[dict[str, Any]],
+    base: list[ClosureInstance],
     count: int,
     kind: str,
     base_url: str | None,
@@ -282,7 +284,7 @@ def _mem_child(
 
 
 def mem_run(
-    base: list[dict[str, Any]],
+    base: list[ClosureInstance],
     count: int,
     kind: str,
     base_url: str | None,

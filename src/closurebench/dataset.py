@@ -3,9 +3,17 @@
 ``create_dataset(name, seed=..., size=..., **config)`` returns a sequence whose item
 ``i`` is regenerated on demand from ``(seed, i)`` alone — no file, no state — as a
 dict with ``question``, ``answer`` (the reference as a canonical JSON string) and
-``metadata`` (the full instance record). ``score_answer(answer, entry)`` gives 1.0
-when the answer text is strictly correct for the entry and 0.0 otherwise; it never
-raises on malformed text.
+``metadata`` (the full instance record as a plain JSON dict, ``ClosureInstance.to_json()``).
+
+``score_answer(answer, entry)`` gives 1.0 when the answer is strictly correct for the
+entry and 0.0 otherwise; it never raises on the answer. As in reasoning-gym, ``answer``
+is an already-extracted answer string, so a bare JSON value (``3``, ``true``, ``["a"]``,
+``{"degree": 2, "reachable": true}``) is the answer, and
+``score_answer(entry["answer"], entry) == 1.0`` for every entry (``spec/closurebench.md``,
+"Evaluation"). A model reply in the evaluation form (``{"answer": ...}``, alone or
+embedded in text) is read too, and text that is no JSON at all is a bare string answer
+(a node label). Strictness is the evaluation's own check:
+:func:`~closurebench.scoring.score_closure_value` (Algorithm 1, strict mode).
 
 ``name`` is ``"closure"`` (all 26 categories, interleaved) or one category name.
 
@@ -16,20 +24,28 @@ Example:
     True
     >>> score_answer(item["answer"], item), score_answer("no idea", item)
     (1.0, 0.0)
+    >>> score_answer('{"answer": ' + item["answer"] + '}', item["metadata"])
+    1.0
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from closurebench.errors import ConfigError
-from closurebench.generate.closure import ClosureConfig, generate_instance
-from closurebench.scoring import compare, extract_answer
-from closurebench.tasks.closure import CLOSURE_TASKS
+from closurebench.schema.enums import ExtractStatus
+from closurebench.schema.instances import ClosureInstance, parse_instance
+from closurebench.scoring import extract_answer, score_closure_value
+
+if TYPE_CHECKING:  # the generator (Ein, numpy, scipy) loads on first use, not on import
+    from closurebench.generate.closure import ClosureConfig
 
 __all__ = ["ProceduralDataset", "create_dataset", "score_answer"]
+
+#: What :func:`score_answer` accepts as an entry.
+Entry = Mapping[str, Any] | ClosureInstance
 
 
 class ProceduralDataset(Sequence[dict[str, Any]]):
@@ -51,19 +67,24 @@ class ProceduralDataset(Sequence[dict[str, Any]]):
             index += self.size
         if not 0 <= index < self.size:
             raise IndexError(f"index {index} out of range for a dataset of {self.size} items")
+        from closurebench.generate.closure import generate_instance
+
         cats = self._categories
-        record = generate_instance(self.config, cats[index % len(cats)], index // len(cats))
+        record = _as_record(
+            generate_instance(self.config, cats[index % len(cats)], index // len(cats)),
+            f"{self.name}[{index}]",
+        )
         return {
-            "question": record["question"],
-            "answer": json.dumps(record["answer"], ensure_ascii=False, sort_keys=True),
-            "metadata": record,
+            "question": record.question,
+            "answer": json.dumps(record.answer, ensure_ascii=False, sort_keys=True),
+            "metadata": record.to_json(),
         }
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         for i in range(self.size):
             yield self[i]
 
-    def score_answer(self, answer: str | None, entry: Mapping[str, Any]) -> float:
+    def score_answer(self, answer: str | None, entry: Entry) -> float:
         """Same as :func:`score_answer`."""
         return score_answer(answer, entry)
 
@@ -84,6 +105,9 @@ def create_dataset(
     Raises:
         ConfigError: for an unknown name or invalid configuration.
     """
+    from closurebench.generate.closure import ClosureConfig
+    from closurebench.tasks.closure import CLOSURE_TASKS
+
     if name != "closure" and name not in CLOSURE_TASKS:
         raise ConfigError(
             f"unknown dataset {name!r}; use 'closure' or a category: {', '.join(CLOSURE_TASKS)}"
@@ -105,13 +129,70 @@ def create_dataset(
     return ProceduralDataset(name, cfg, size)
 
 
-def score_answer(answer: str | None, entry: Mapping[str, Any]) -> float:
-    """1.0 if ``answer`` (model text) is strictly correct for ``entry``, else 0.0.
+def _as_record(record: Entry, where: str) -> ClosureInstance:
+    """``record`` as a typed ClosureBench instance (validated when it is a JSON dict).
 
-    ``entry`` is an item of :func:`create_dataset` or a raw instance record.
+    Raises:
+        DatasetFileError: when the dict is not a valid instance (names ``where`` and the
+            field).
+        ConfigError: when it is a valid instance of another suite.
     """
-    record = entry.get("metadata", entry)
-    got = extract_answer(answer)
-    if got.status != "ok":
+    if isinstance(record, ClosureInstance):
+        return record
+    parsed = parse_instance(record, where)
+    if not isinstance(parsed, ClosureInstance):
+        raise ConfigError(
+            f"{where}: a {parsed.suite} instance is not a ClosureBench entry; score GRIT "
+            "answers with closurebench.scoring.score_grit"
+        )
+    return parsed
+
+
+def _answer_value(answer: str) -> tuple[bool, Any]:
+    """``(found, value)`` of an already-extracted answer string.
+
+    A JSON value is the answer (an object whose ``"answer"`` field holds it — the reply
+    form — gives that field); text holding a ``{"answer": ...}`` object gives its value;
+    other text is a bare string answer.
+
+    Example:
+        >>> _answer_value('3'), _answer_value('{"degree": 2}'), _answer_value('{"answer": [1]}')
+        ((True, 3), (True, {'degree': 2}), (True, [1]))
+        >>> _answer_value(' Alice '), _answer_value('so {"answer": true}.'), _answer_value(' ')
+        ((True, 'Alice'), (True, True), (False, None))
+    """
+    text = answer.strip()
+    if not text:
+        return False, None
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        got = extract_answer(text)
+        if got.status is ExtractStatus.OK:
+            return True, got.value
+        return True, text
+    if isinstance(value, dict) and "answer" in value:
+        return True, value["answer"]
+    return True, value
+
+
+def score_answer(answer: str | None, entry: Entry) -> float:
+    """1.0 if ``answer`` is strictly correct for ``entry``, else 0.0 (never raises on it).
+
+    Args:
+        answer: The already-extracted answer string (see the module docstring), or
+            ``None`` (no answer: 0.0).
+        entry: An item of :func:`create_dataset`, or a raw instance record (its JSON
+            dict or a :class:`~closurebench.schema.ClosureInstance`).
+
+    Raises:
+        DatasetFileError: when ``entry`` is not a valid ClosureBench instance.
+    """
+    meta = entry if isinstance(entry, ClosureInstance) else entry.get("metadata", entry)
+    record = _as_record(meta, "score_answer entry")
+    if answer is None:
         return 0.0
-    return 1.0 if compare(record["result_type"], got.value, record["answer"]) else 0.0
+    found, value = _answer_value(answer)
+    if not found:
+        return 0.0
+    return 1.0 if score_closure_value(record, value).strict else 0.0

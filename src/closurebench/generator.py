@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.out is None:
             for record in generate_records(config):
-                sys.stdout.write(canonical_json(record) + "\n")
+                sys.stdout.write(canonical_json(record.to_json()) + "\n")
         else:
             path, man, records = write_split(config, args.out)
             print(f"wrote {len(records)} records to {path} (manifest {man})", file=sys.stderr)

@@ -49,6 +49,8 @@ __all__ = [
 def clean(value: Any) -> Any:
     """JSON-ready copy: ints as ints, floats rounded to 9 significant digits, tuples as lists.
 
+    Typed records (anything with ``to_json()``) are serialised through it.
+
     Raises:
         ConfigError: for non-finite floats or values JSON cannot hold.
 
@@ -72,6 +74,8 @@ def clean(value: Any) -> Any:
         return [clean(v) for v in value]
     if hasattr(value, "item"):  # numpy scalar
         return clean(value.item())
+    if hasattr(value, "to_json"):  # a typed record (closurebench.schema)
+        return clean(value.to_json())
     raise ConfigError(f"cannot serialise {value!r} of type {type(value).__name__}")
 
 
@@ -133,12 +137,14 @@ def scan(path: str | Path) -> Iterator[Line]:
             yield Line(lineno, raw, obj)
 
 
-def iter_objects(path: str | Path, *, what: str = "file", strict: bool = True) -> Iterator[Line]:
-    """The good lines of ``path``: each a JSON object (blank lines skipped).
+def iter_objects(
+    path: str | Path, *, what: str = "file", strict: bool = True
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for the good lines of ``path`` (blank lines skipped).
 
     Args:
         path: The JSONL file; it must exist.
-        what: What the file is, for messages (``"dataset"``, ``"results file"``).
+        what: What the file is, for messages (``"dataset file"``, ``"results file"``).
         strict: Raise on a corrupt or torn line (datasets); else skip it (logs).
 
     Raises:
@@ -149,7 +155,7 @@ def iter_objects(path: str | Path, *, what: str = "file", strict: bool = True) -
         raise DatasetFileError(f"{what} {str(p)!r} does not exist")
     for line in scan(p):
         if line.obj is not None:
-            yield line
+            yield line.lineno, line.obj
         elif line.error and strict:
             raise DatasetFileError(
                 f"{p}:{line.lineno}: {line.error}; each line must be one JSON object "

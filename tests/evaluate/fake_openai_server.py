@@ -11,6 +11,11 @@ Example:
     ...     fake.base_url.startswith("http://127.0.0.1:")
     True
 
+Clients that give up (a timeout aborts the connection) or close pooled keep-alive
+connections with a reset are normal here: the server ends such a connection quietly
+(``socketserver`` would print a traceback for each). A scripted step that raises is
+answered with a 500 naming the error and recorded in :attr:`FakeOpenAIServer.errors`.
+
 Steps:
     * ``"text"`` or :class:`Reply` - a normal completion (content, optional
       ``reasoning_content`` / ``reasoning``, usage, finish_reason).
@@ -23,6 +28,7 @@ Steps:
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
 from collections import deque
@@ -168,6 +174,7 @@ class FakeOpenAIServer:
         self.strict_models = strict_models
         self.api_key = api_key
         self.requests: list[RecordedRequest] = []
+        self.errors: list[BaseException] = []
         self._steps: deque[Step] = deque()
         self._default: Step = Reply()
         self._lock = threading.Lock()
@@ -217,6 +224,11 @@ class FakeOpenAIServer:
         return int(self._httpd.server_address[1])
 
     @property
+    def connections_done(self) -> int:
+        """Connections the server has finished with (closed, reset or failed)."""
+        return self._httpd.connections_done if self._httpd is not None else 0
+
+    @property
     def base_url(self) -> str:
         """API root to give clients, e.g. ``http://127.0.0.1:54321/v1``."""
         return f"http://127.0.0.1:{self.port}/v1"
@@ -233,7 +245,7 @@ class FakeOpenAIServer:
             fake = server
 
         self._stopping.clear()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -256,6 +268,32 @@ class FakeOpenAIServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """A threading server that ends a connection the client dropped without a traceback.
+
+    Attributes:
+        connections_done: Connections fully handled (closed, reset or failed).
+    """
+
+    daemon_threads = True
+    connections_done = 0
+    _done_lock = threading.Lock()
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """Handle one connection, then count it."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._done_lock:
+                self.connections_done += 1
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Ignore a client that reset or closed the connection; report anything else."""
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the client gave up (timeout) or reset an idle keep-alive connection
+        super().handle_error(request, client_address)
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -341,7 +379,14 @@ class _Handler(BaseHTTPRequestHandler):
         if self.fake.strict_models and model not in self.fake.served_models:
             self._error(404, f"The model `{model}` does not exist.")
             return
-        self._answer(self.fake._next_step(body), body)
+        try:
+            step = self.fake._next_step(body)
+        except Exception as exc:  # a bug in a test's step function: say so in the reply
+            with self.fake._lock:
+                self.fake.errors.append(exc)
+            self._error(500, f"fake server: scripted step raised {type(exc).__name__}: {exc}")
+            return
+        self._answer(step, body)
 
     def _answer(self, step: Step, body: dict[str, Any]) -> None:
         if isinstance(step, Slow):

@@ -102,8 +102,9 @@ def test_cache_after_a_torn_line_keeps_later_entries(tmp_path: Path) -> None:
 def test_run_option_is_checked_and_used(tmp_path: Path, fsyncs: list[int]) -> None:
     import asyncio
 
-    records = [{"id": f"i{k}", "question": f"q{k}", "answer": 1, "result_type": "integer"}
-               for k in range(6)]  # fmt: skip
+    from typed_records import closure_instance
+
+    records = [closure_instance(f"i{k}", f"q{k}") for k in range(6)]
     settings = GenerationSettings(model="m")
     with pytest.raises(ConfigError, match="--fsync-interval must be >= 0"):
         asyncio.run(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from closurebench import generate_split
 from closurebench.evaluate.baselines import trivial_reply
+from closurebench.schema import Outcome
 from closurebench.scoring import score_closure
 
 
@@ -11,11 +12,11 @@ def test_baseline_is_answer_free_and_scorable() -> None:
     records = generate_split("heldout", seed=5, count=52)
     outcomes = []
     for r in records:
-        blind = {k: v for k, v in r.items() if k not in ("answer", "answer_ids", "alt_answer")}
+        blind = r.model_copy(update={"answer": None, "answer_ids": None, "alt_answer": None})
         reply = trivial_reply(blind)
         assert reply == trivial_reply(r)  # the reference answer plays no part
         outcomes.append(score_closure(r, reply).outcome)
-    assert "format_error" not in outcomes and "no_answer" not in outcomes
+    assert Outcome.FORMAT_ERROR not in outcomes and Outcome.NO_ANSWER not in outcomes
     # Balanced booleans: the constant `false` is right on about half of them.
-    booleans = [o for r, o in zip(records, outcomes, strict=True) if r["result_type"] == "boolean"]
-    assert 0.3 <= booleans.count("strict_correct") / len(booleans) <= 0.7
+    booleans = [o for r, o in zip(records, outcomes, strict=True) if r.result_type == "boolean"]
+    assert 0.3 <= booleans.count(Outcome.STRICT_CORRECT) / len(booleans) <= 0.7

@@ -7,13 +7,13 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
-from fake_openai_server import Reply, Slow
+from fake_openai_server import Reply
 from typer.testing import CliRunner
 
 import closurebench
@@ -25,7 +25,7 @@ _LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(e
 
 
 @pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     # one dataset per session, shared by the runner and CLI test modules
     out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
     if not (out / "closure-heldout.jsonl").exists():
@@ -34,22 +34,45 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str,
     return path, closurebench.load_instances(path)
 
 
-def _answers(records: list[dict[str, Any]]) -> Any:
-    by_q = {r["question"]: r for r in records}
+class _Gate:
+    """Answers the first ``open_for`` requests, then holds every later one until released.
 
-    def step(body: dict[str, Any]) -> Any:
-        rec = by_q[body["messages"][-1]["content"]]
+    With the client's requests held, a run cannot advance: the test sees a quiescent
+    state (exactly ``open_for`` results written, ``concurrency`` requests waiting) that
+    does not depend on how fast the machine is.
+    """
+
+    def __init__(self, records: list[Any], open_for: int, held_target: int) -> None:
+        self.by_q = {r.question: r for r in records}
+        self.open_for = open_for
+        self.held_target = held_target
+        self.served = 0
+        self.held = 0
+        self.lock = threading.Lock()
+        self.all_held = threading.Event()
+        self.released = threading.Event()
+
+    def __call__(self, body: dict[str, Any]) -> Any:
+        rec = self.by_q[body["messages"][-1]["content"]]
+        with self.lock:
+            self.served += 1
+            hold = self.served > self.open_for and not self.released.is_set()
+            if hold:
+                self.held += 1
+                if self.held >= self.held_target:
+                    self.all_held.set()
+        if hold:
+            self.released.wait()
         # every third instance answers with a format error, the rest correctly
-        text = "no json here {" if rec["id"][-1] in "036" else json.dumps({"answer": rec["answer"]})
-        return Slow(0.12, Reply(text, prompt_tokens=50, completion_tokens=3))
-
-    return step
+        text = "no json here {" if rec.id[-1] in "036" else json.dumps({"answer": rec.answer})
+        return Reply(text, prompt_tokens=50, completion_tokens=3)
 
 
 def _args(data: Path, base_url: str, out: Path) -> list[str]:
+    # A held request must never time out: the timeout is far above any wait here.
     return [
         str(data), "--model", "fake-model", "--base-url", base_url, "--mode", "direct",
-        "--out", str(out), "--concurrency", "2", "--timeout", "5", "--retries", "1",
+        "--out", str(out), "--concurrency", "2", "--timeout", "3600", "--retries", "1",
         "--no-progress",
     ]  # fmt: skip
 
@@ -103,7 +126,9 @@ def test_resume_after_sigkill_matches_uninterrupted(
     fake_openai: Any, data: Any, tmp_path: Path
 ) -> None:
     path, records = data
-    fake_openai.script(default=_answers(records))
+    done_before_kill, concurrency = 6, 2
+    gate = _Gate(records, open_for=done_before_kill, held_target=concurrency)
+    fake_openai.script(default=gate)
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
 
     killed = tmp_path / "killed"
@@ -112,18 +137,22 @@ def test_resume_after_sigkill_matches_uninterrupted(
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     results = killed / "results.jsonl"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if results.exists() and results.read_text().count("\n") >= 6:
-            break
+
+    def lines() -> int:
+        return results.read_text().count("\n") if results.exists() else 0
+
+    # Wait for the quiescent state: every worker's request held, all earlier results
+    # written. Nothing can change it, so what is killed does not depend on timing.
+    while not (gate.all_held.is_set() and lines() >= done_before_kill):
         assert proc.poll() is None, proc.communicate()
-        time.sleep(0.02)
+        gate.all_held.wait(0.02)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
-    n_before = results.read_text().count("\n")
-    assert 6 <= n_before < len(records), "the run was not interrupted mid-way"
+    proc.communicate()
+    gate.released.set()
+    assert lines() == done_before_kill
     with results.open("a") as fh:  # a half-written line, as if killed mid-write
-        fh.write('{"id": "' + records[-1]["id"] + '", "outcome": "stri')
+        fh.write('{"id": "' + records[-1].id + '", "outcome": "stri')
 
     res = CliRunner().invoke(_APP, _args(path, fake_openai.base_url, killed))
     assert res.exit_code == 0, res.output

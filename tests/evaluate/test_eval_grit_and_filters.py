@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import closurebench
 from closurebench.cli.eval import eval_cmd
+from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
 
 _APP = typer.Typer()
@@ -20,21 +21,21 @@ _APP.command()(eval_cmd)
 
 
 def _results(out: Path) -> list[dict[str, Any]]:
-    return closurebench.load_instances(out / "results.jsonl")
+    return list(iter_results(out / "results.jsonl"))
 
 
 def test_grit_eval_end_to_end_over_http(fake_openai: Any, tmp_path: Path) -> None:
     path, _, _ = write_split(GritConfig(split="test", seed=3, count=6, n_max=12), tmp_path / "d")
     records = closurebench.load_instances(path)
-    by_q = {r["question"]: r for r in records}
+    by_q = {r.question: r for r in records}
 
     def step(body: dict[str, Any]) -> Any:
         rec = by_q[body["messages"][-1]["content"]]
-        answer = rec["answer"]
+        answer = rec.answer
         text = ", ".join(answer) if isinstance(answer, list) else str(answer)
-        if rec["view"].endswith("/random"):
+        if rec.view.endswith("/random"):
             text = "I am not sure."  # no answer block at all
-        elif rec["view"].endswith("/mixed"):
+        elif rec.view.endswith("/mixed"):
             text = f"<think>hm</think><answer>{text}</answer>"
         else:
             text = f"Thinking... the result is <answer>{text}</answer>"
@@ -50,9 +51,9 @@ def test_grit_eval_end_to_end_over_http(fake_openai: Any, tmp_path: Path) -> Non
     assert res.exit_code == 0, res.output
     results = _results(out)
     assert len(results) == len(records) == 48
-    by_id = {r["id"]: r for r in records}
+    by_id = {r.id: r for r in records}
     for r in results:
-        view = by_id[r["id"]]["view"]
+        view = by_id[r["id"]].view
         expected = "no_answer" if view.endswith("/random") else "strict_correct"
         assert r["outcome"] == expected, (view, r["response"], r.get("error"))
     summary = json.loads((out / "summary.json").read_text())

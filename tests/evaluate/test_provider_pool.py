@@ -132,12 +132,12 @@ def test_cli_with_workers_matches_in_process(fake_openai: FakeOpenAIServer, tmp_
     closurebench.generate_split("heldout", seed=3, count=12, out=out)
     path = out / "closure-heldout.jsonl"
     records = closurebench.load_instances(path)
-    by_q = {r["question"]: r for r in records}
-    malformed = {r["id"] for r in records[::3]}
+    by_q = {r.question: r for r in records}
+    malformed = {r.id for r in records[::3]}
 
     def answer(body: dict[str, Any]) -> Reply:
         rec = by_q[body["messages"][-1]["content"]]
-        text = '{"result": 1}' if rec["id"] in malformed else json.dumps({"answer": rec["answer"]})
+        text = '{"result": 1}' if rec.id in malformed else json.dumps({"answer": rec.answer})
         return Reply(text, prompt_tokens=40, completion_tokens=3)
 
     fake_openai.script(default=answer)

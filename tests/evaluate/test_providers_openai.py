@@ -13,12 +13,11 @@ from fake_openai_server import FakeOpenAIServer, Malformed, Reply, Slow, Status
 from closurebench.evaluate.providers import (
     Completion,
     GenerationSettings,
-    OpenAICompatProvider,
     Provider,
     ProviderError,
     make_provider,
 )
-from closurebench.evaluate.providers.openai_compat import is_local_url
+from closurebench.evaluate.providers.openai_compat import OpenAICompatProvider, is_local_url
 
 T = TypeVar("T")
 MESSAGES = [

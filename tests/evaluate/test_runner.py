@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 from fake_openai_server import Malformed, Reply, Slow, Status
+from typed_records import closure_instance, grit_instance
 
 import closurebench
-from closurebench.evaluate.modes import MODES, get_mode
-from closurebench.evaluate.prompts import CLOSURE_COT, CLOSURE_DIRECT
+from closurebench.evaluate.modes import CLOSURE_COT, CLOSURE_DIRECT, GRIT_DIRECT, MODES, get_mode
 from closurebench.evaluate.providers import GenerationSettings, ScriptedProvider, make_provider
 from closurebench.evaluate.records import load_results
 from closurebench.evaluate.runner import RunOptions, backoff_delay, run_eval, select_instances
 
 
 @pytest.fixture(scope="session")
-def closure_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict[str, Any]]]:
+def closure_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     # one dataset per session, shared by the runner and CLI test modules
     out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
     if not (out / "closure-heldout.jsonl").exists():
@@ -32,21 +32,21 @@ def closure_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[d
     return path, closurebench.load_instances(path)
 
 
-def correct(record: dict[str, Any]) -> str:
-    return json.dumps({"answer": record["answer"]})
+def correct(record: Any) -> str:
+    return json.dumps({"answer": record.answer})
 
 
-def wrong(record: dict[str, Any]) -> str | None:
+def wrong(record: Any) -> str | None:
     """A well-typed wrong answer, or None when none is easy to make."""
-    if record["result_type"] == "boolean":
-        return json.dumps({"answer": not record["answer"]})
-    if record["result_type"] == "integer" and record.get("alt_answer") is None:
-        return json.dumps({"answer": int(record["answer"]) + 1000})
+    if record.result_type == "boolean":
+        return json.dumps({"answer": not record.answer})
+    if record.result_type == "integer" and record.alt_answer is None:
+        return json.dumps({"answer": int(record.answer) + 1000})
     return None
 
 
-def by_question(records: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {r["question"]: r for r in records}
+def by_question(records: list[Any]) -> dict[str, Any]:
+    return {r.question: r for r in records}
 
 
 def test_prompts_are_the_papers_verbatim() -> None:
@@ -58,11 +58,10 @@ def test_prompts_are_the_papers_verbatim() -> None:
     assert CLOSURE_COT.endswith(
         'Then provide your final answer as a JSON object with an "answer" field.'
     )
-    msgs = get_mode("cot").messages({"suite": "closure", "question": "Q"})
+    msgs = get_mode("cot").messages(closure_instance("c", "Q"))
     assert msgs == [{"role": "system", "content": CLOSURE_COT}, {"role": "user", "content": "Q"}]
-    assert (
-        "<answer>" in get_mode("direct").messages({"suite": "grit", "question": "Q"})[0]["content"]
-    )
+    grit = get_mode("direct").messages(grit_instance("g", "Q"))
+    assert grit[0]["content"] == GRIT_DIRECT and "<answer>" in GRIT_DIRECT
     assert set(MODES) >= {"direct", "cot"}
 
 
@@ -85,16 +84,16 @@ def test_end_to_end_over_http(fake_openai: Any, closure_data: Any, tmp_path: Pat
         kind = kinds[i % len(kinds)]
         if kind == "wrong" and wrong(r) is None:
             kind = "correct"
-        plan[r["id"]] = kind
+        plan[r.id] = kind
     attempts: Counter[str] = Counter()
     lock = threading.Lock()
 
     def step(body: dict[str, Any]) -> Any:
         record = questions[body["messages"][-1]["content"]]
         with lock:
-            attempts[record["id"]] += 1
-            n = attempts[record["id"]]
-        kind = plan[record["id"]]
+            attempts[record.id] += 1
+            n = attempts[record.id]
+        kind = plan[record.id]
         ok = Reply(correct(record), prompt_tokens=100, completion_tokens=5)
         if kind == "wrong":
             return Reply(wrong(record), prompt_tokens=100, completion_tokens=5)
@@ -224,7 +223,7 @@ def test_cache_makes_rerun_free(fake_openai: Any, closure_data: Any, tmp_path: P
 def test_other_settings_refuse_the_run_dir(tmp_path: Path) -> None:
     from closurebench.evaluate.records import ResultsFileError
 
-    recs = [{"id": "a", "suite": "closure", "question": "q", "answer": 1, "result_type": "integer"}]
+    recs = [closure_instance("a", "q")]
     provider = ScriptedProvider(['{"answer": 1}'])
     asyncio.run(
         run_eval(
@@ -259,14 +258,14 @@ def test_load_results_repairs_truncated_tail_and_duplicates(tmp_path: Path) -> N
 
 
 def test_select_instances_sample_is_stratified_and_seeded() -> None:
-    recs = [{"id": f"{c}{i}", "category": c} for c in "abc" for i in range(10)]
+    recs = [closure_instance(f"{c}{i}", "q", category=c) for c in "abc" for i in range(10)]
     picked = select_instances(recs, sample=9, seed=3)
-    assert Counter(r["category"] for r in picked) == {"a": 3, "b": 3, "c": 3}
+    assert Counter(r.category for r in picked) == {"a": 3, "b": 3, "c": 3}
     assert picked == select_instances(recs, sample=9, seed=3)
     assert picked != select_instances(recs, sample=9, seed=4)
-    assert [r["id"] for r in select_instances(recs, categories=["b"], limit=2)] == ["b0", "b1"]
-    grit = [{"id": str(i), "task": "tsp" if i % 2 else "bfs"} for i in range(6)]
-    assert {r["task"] for r in select_instances(grit, tasks=["tsp"])} == {"tsp"}
+    assert [r.id for r in select_instances(recs, categories=["b"], limit=2)] == ["b0", "b1"]
+    grit = [grit_instance(str(i), "q", task="tsp" if i % 2 else "bfs") for i in range(6)]
+    assert {r.task for r in select_instances(grit, tasks=["tsp"])} == {"tsp"}
 
 
 def test_backoff_is_exponential_seeded_and_respects_retry_after() -> None:
@@ -280,8 +279,7 @@ def test_progress_bar_shows_the_final_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Updates are throttled to 10 per second; closing must still show every instance.
-    records = [{"id": f"p{k}", "question": f"q{k}", "answer": 1, "result_type": "integer"}
-               for k in range(40)]  # fmt: skip
+    records = [closure_instance(f"p{k}", f"q{k}") for k in range(40)]
     provider = ScriptedProvider(lambda m, s: '{"answer": 1}')
     asyncio.run(
         run_eval(records, provider, "direct", GenerationSettings(model="m"), tmp_path,
@@ -295,8 +293,7 @@ def test_progress_bar_shows_the_final_count(
 def test_providers_that_bound_time_themselves_are_not_cut_off(tmp_path: Path) -> None:
     # A local model queues requests and stops generating at the timeout itself; the
     # runner must not cancel it from outside (that would waste uninterruptible work).
-    records = [{"id": f"t{k}", "question": f"q{k}", "answer": 1, "result_type": "integer"}
-               for k in range(2)]  # fmt: skip
+    records = [closure_instance(f"t{k}", f"q{k}") for k in range(2)]
     settings = GenerationSettings(model="m", timeout_s=0.05)
     opts = RunOptions(concurrency=2, retries=0, progress=False)
 

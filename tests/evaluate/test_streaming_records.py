@@ -6,6 +6,8 @@ import asyncio
 import json
 from pathlib import Path
 
+from typed_records import closure_instance
+
 from closurebench.evaluate.cache import CompletionCache
 from closurebench.evaluate.providers import GenerationSettings, ProviderError, ScriptedProvider
 from closurebench.evaluate.providers.base import Completion
@@ -80,8 +82,7 @@ def test_cache_keeps_an_index_and_reads_hits_from_disk(tmp_path: Path) -> None:
 
 
 def test_retry_errors_reruns_only_failed_instances(tmp_path: Path) -> None:
-    records = [{"id": f"r{k}", "question": f"q{k}", "answer": k, "result_type": "integer"}
-               for k in range(6)]  # fmt: skip
+    records = [closure_instance(f"r{k}", f"q{k}", k) for k in range(6)]
     settings = GenerationSettings(model="m")
 
     def flaky(messages: list[dict[str, str]], s: GenerationSettings) -> str:

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -17,6 +18,7 @@ from closurebench.cli import app
 from closurebench.errors import ConfigError
 from closurebench.generate.closure import ClosureConfig, generate_records
 from closurebench.generate.io import canonical_json, clean
+from closurebench.schema import ClosureInstance
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import ClosureStructure
 
@@ -43,31 +45,31 @@ def test_registry_has_the_26_categories() -> None:
     assert Counter(t.level for t in CLOSURE_TASKS.values()) == {1: 11, 2: 8, 3: 7}
 
 
-def test_every_record_is_complete_and_scores_strictly(records: list[dict]) -> None:
-    assert Counter(r["category"] for r in records) == {c: 6 for c in CLOSURE_TASKS}
+def test_every_record_is_complete_and_scores_strictly(records: list[ClosureInstance]) -> None:
+    assert Counter(r.category for r in records) == {c: 6 for c in CLOSURE_TASKS}
     for r in records:
-        assert set(r) == REQUIRED, r["id"]
-        text = json.dumps({"answer": r["answer"]}, ensure_ascii=False)
-        assert score_answer(text, r) == 1.0, r["id"]
+        assert set(r.to_json()) == REQUIRED, r.id
+        text = json.dumps({"answer": r.answer}, ensure_ascii=False)
+        assert score_answer(text, r) == 1.0, r.id
         # JSON round trip of the canonical line.
-        assert json.loads(canonical_json(r)) == clean(r)
+        assert json.loads(canonical_json(r.to_json())) == clean(r.to_json())
         # The stored structure is what the programs were computed on.
-        s = ClosureStructure.from_dict({**r, "anchors": r["anchors"]})
-        assert s.n == r["n"] == len(r["labels"])
-        assert r["programs"]["ein"].startswith(f"// {r['category']}")
-        assert r["level"] == CLOSURE_TASKS[r["category"]].level
+        s = ClosureStructure.from_dict(r.to_json())
+        assert s.n == r.n == len(r.labels)
+        assert r.programs["ein"].startswith(f"// {r.category}")
+        assert r.level == CLOSURE_TASKS[r.category].level
 
 
-def test_all_encodings_occur(records: list[dict]) -> None:
-    assert {r["encoding"] for r in records} == {"nl", "json", "matrix"}
+def test_all_encodings_occur(records: list[ClosureInstance]) -> None:
+    assert {r.encoding for r in records} == {"nl", "json", "matrix"}
 
 
-def test_no_duplicate_questions(records: list[dict]) -> None:
-    questions = [r["question"] for r in records]
+def test_no_duplicate_questions(records: list[ClosureInstance]) -> None:
+    questions = [r.question for r in records]
     assert len(set(questions)) == len(questions)
 
 
-def test_generation_is_deterministic(records: list[dict]) -> None:
+def test_generation_is_deterministic(records: list[ClosureInstance]) -> None:
     again = generate_records(
         ClosureConfig(
             split="heldout", seed=11, count=26 * 6, n_max=14, encodings=("nl", "json", "matrix")
@@ -78,13 +80,13 @@ def test_generation_is_deterministic(records: list[dict]) -> None:
 
 def test_boolean_categories_are_balanced() -> None:
     recs = generate_records(ClosureConfig(split="heldout", seed=2, count=26 * 10))
-    booleans = [r for r in recs if r["result_type"] == "boolean"]
-    share = sum(r["answer"] for r in booleans) / len(booleans)
+    booleans = [r for r in recs if r.result_type == "boolean"]
+    share = sum(r.answer for r in booleans) / len(booleans)
     assert 0.45 <= share <= 0.55
     for name in ("multi_query",):
-        reach = [r["answer"]["reachable"] for r in recs if r["category"] == name]
+        reach = [r.answer["reachable"] for r in recs if r.category == name]
         assert 0.4 <= sum(reach) / len(reach) <= 0.6
-    cond = [r["answer"] for r in recs if r["category"] == "conditional"]
+    cond = [r.answer for r in recs if r.category == "conditional"]
     assert 0.4 <= sum(a == -1 for a in cond) / len(cond) <= 0.6
 
 
@@ -92,7 +94,7 @@ def test_splits_share_no_structural_seed() -> None:
     seeds = {}
     for split in ("train", "heldout", "finetune"):
         recs = generate_records(ClosureConfig(split=split, seed=0, count=26))
-        seeds[split] = {r["structural_seed"] for r in recs}
+        seeds[split] = {r.structural_seed for r in recs}
     assert not seeds["train"] & seeds["heldout"]
     assert not seeds["train"] & seeds["finetune"]
     assert not seeds["heldout"] & seeds["finetune"]
@@ -128,15 +130,15 @@ def test_generate_split_api_and_load_instances(tmp_path: Path) -> None:
     recs = generate_split(
         "heldout", seed=1, count=5, categories=["reachability", "cousin"], out=tmp_path
     )
-    assert [r["category"] for r in recs] == ["reachability", "cousin"] * 2 + ["reachability"]
-    assert load_instances(tmp_path / "closure-heldout.jsonl") == [clean(r) for r in recs]
+    assert [r.category for r in recs] == ["reachability", "cousin"] * 2 + ["reachability"]
+    assert load_instances(tmp_path / "closure-heldout.jsonl") == recs
 
 
 def test_size_sweep_beyond_the_default_range() -> None:
     recs = generate_records(
         ClosureConfig(split="heldout", seed=4, count=26, n_min=20, n_max=24, density_max=0.2)
     )
-    assert all(20 <= r["n"] <= 24 for r in recs)
+    assert all(20 <= r.n <= 24 for r in recs)
 
 
 def test_create_dataset_items_are_regenerable_alone() -> None:
@@ -195,7 +197,7 @@ def test_python_dash_m_generator(tmp_path: Path) -> None:
     assert len(lines) == 3 and all(json.loads(line)["suite"] == "closure" for line in lines)
 
 
-def test_workers_give_byte_identical_output(records: list[dict]) -> None:
+def test_workers_give_byte_identical_output(records: list[ClosureInstance]) -> None:
     config = ClosureConfig(
         split="heldout", seed=11, count=26 * 6, n_max=14, encodings=("nl", "json", "matrix"),
         workers=2,
@@ -211,16 +213,16 @@ def test_merge_in_order_regenerates_only_repeats() -> None:
 
     calls: list[tuple[str, frozenset[str]]] = []
 
-    def again(record: dict, seen: set[str]) -> dict:
-        calls.append((record["id"], frozenset(seen)))
-        q = record["question"]
+    def again(record: SimpleNamespace, seen: set[str]) -> SimpleNamespace:
+        calls.append((record.id, frozenset(seen)))
+        q = record.question
         while q in seen:  # a redraw: the first surface not taken yet
             q += "'"
-        return {"id": record["id"], "question": q}
+        return SimpleNamespace(id=record.id, question=q)
 
-    recs = [{"id": f"r{k}", "question": q} for k, q in enumerate("abacbb")]
+    recs = [SimpleNamespace(id=f"r{k}", question=q) for k, q in enumerate("abacbb")]
     merged = list(merge_in_order(recs, again))
-    assert [r["question"] for r in merged] == ["a", "b", "a'", "c", "b'", "b''"]
+    assert [r.question for r in merged] == ["a", "b", "a'", "c", "b'", "b''"]
     # Each repeat is redrawn against exactly the questions before it.
     assert calls[0] == ("r2", frozenset("ab"))
     assert calls[1] == ("r4", frozenset({"a", "b", "a'", "c"}))

@@ -43,12 +43,10 @@ def test_category_under_every_surface(name: str) -> None:
         v = sample_verified(task, 0, ("invariant", name, k), n=n, density=0.15 + 0.03 * (k % 8))
         kwargs = {"encoding": encoding, "style": style, "domain": frame, "label_pool": pool}
         r1 = render_closure(
-            v.structure, result_type=task.result_type, kinship=task.kinship,
-            g=rng(k, "surface", name), **kwargs,
+            v.structure, g=rng(k, "surface", name), **kwargs,
         )  # fmt: skip
         r2 = render_closure(
-            v.structure, result_type=task.result_type, kinship=task.kinship,
-            g=rng(k, "surface", name), **kwargs,
+            v.structure, g=rng(k, "surface", name), **kwargs,
         )  # fmt: skip
         assert r1 == r2, (name, k)
         assert (r1.encoding, r1.style, r1.domain, r1.label_pool) == (encoding, style, frame, pool)

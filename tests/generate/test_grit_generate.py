@@ -23,6 +23,7 @@ from closurebench.generate.grit import (
     plan,
     write_split,
 )
+from closurebench.schema import GritInstance
 from closurebench.surface.grit import FORMS, NAMINGS, GritStructure, read_view
 from closurebench.surface.grit.scenarios import for_task
 from closurebench.tasks.grit import GRIT_TASKS
@@ -44,9 +45,8 @@ def records() -> list[dict]:
     return out
 
 
-def _structure(r: dict) -> GritStructure:
-    g = r["graph"]
-    return GritStructure(r["task"], g["n"], g["directed"], g["weighted"], g["edges"], r["params"])
+def _structure(r: GritInstance) -> GritStructure:
+    return GritStructure.from_record(r)
 
 
 def test_split_table_matches_the_spec() -> None:
@@ -78,62 +78,60 @@ def test_plan_balances_tasks_sizes_and_scenarios(split: str) -> None:
     assert used == {s.id for t in GRIT_TASKS for s in for_task(t, spec.scenarios)}
 
 
-def test_records_have_the_spec_fields_and_8_views(records: list[dict]) -> None:
-    by_graph: dict[str, list[dict]] = defaultdict(list)
+def test_records_have_the_spec_fields_and_8_views(records: list[GritInstance]) -> None:
+    by_graph: dict[tuple, list[GritInstance]] = defaultdict(list)
     for r in records:
-        assert set(r) == KEYS
-        assert r["suite"] == "grit" and r["view"] == f"{r['form']}/{r['naming']}"
-        assert r["n"] == r["graph"]["n"] == len(r["names"])
-        by_graph[(r["split"], r["seed"]["structure"], r["graph_id"])].append(r)
-    assert len({r["task"] for r in records}) == 6
+        assert set(r.to_json()) == KEYS
+        assert r.suite == "grit" and r.view == f"{r.form}/{r.naming}"
+        assert r.n == r.graph.n == len(r.names)
+        by_graph[(r.split, r.seed.structure, r.graph_id)].append(r)
+    assert len({r.task for r in records}) == 6
     for views in by_graph.values():
-        assert sorted(v["view"] for v in views) == sorted(
-            f"{f}/{n}" for f in FORMS for n in NAMINGS
-        )
-        assert len({v["seed"]["surface"] for v in views}) == 8
-        assert len({json.dumps(v["graph"]) for v in views}) == 1
+        assert sorted(v.view for v in views) == sorted(f"{f}/{n}" for f in FORMS for n in NAMINGS)
+        assert len({v.seed.surface for v in views}) == 8
+        assert len({v.graph.model_dump_json() for v in views}) == 1
 
 
-def test_reader_round_trip(records: list[dict]) -> None:
+def test_reader_round_trip(records: list[GritInstance]) -> None:
     for r in records:
-        got = read_view(r["question"], r["task"], r["scenario"], r["names"])
-        assert got.structure == _structure(r), r["id"]
-        assert got.aliases == r["aliases"]
+        got = read_view(r.question, r.task, r.scenario, r.names)
+        assert got.structure == _structure(r), r.id
+        assert got.aliases == r.aliases
 
 
-def test_answers_are_invariant_or_map_to_the_same_nodes(records: list[dict]) -> None:
+def test_answers_are_invariant_or_map_to_the_same_nodes(records: list[GritInstance]) -> None:
     by_graph: dict[tuple, list[dict]] = defaultdict(list)
     for r in records:
-        by_graph[(r["split"], r["seed"]["structure"], r["graph_id"])].append(r)
+        by_graph[(r.split, r.seed.structure, r.graph_id)].append(r)
     for views in by_graph.values():
-        task = views[0]["task"]
+        task = views[0].task
         if task == "bfs":
             for v in views:
-                assert v["answer"] == [v["names"][i] for i in v["solution"]]
+                assert v.answer == [v.names[i] for i in v.solution]
         elif task == "centrality":
-            assert len({v["solution"] for v in views}) == 1
+            assert len({v.solution for v in views}) == 1
             for v in views:
-                assert v["answer"] == v["names"][v["solution"]]
+                assert v.answer == v.names[v.solution]
         else:
-            assert len({json.dumps(v["answer"]) for v in views}) == 1
-            assert len({json.dumps(v["solution"]) for v in views}) == 1
+            assert len({json.dumps(v.answer) for v in views}) == 1
+            assert len({json.dumps(v.solution) for v in views}) == 1
 
 
-def test_stored_solutions_pass_their_checkers(records: list[dict]) -> None:
+def test_stored_solutions_pass_their_checkers(records: list[GritInstance]) -> None:
     for r in records:
-        task, s = GRIT_TASKS[r["task"]], _structure(r)
-        if r["task"] == "bfs" or r["task"] == "centrality":
-            assert task.check(s, r["solution"]) == r["solution"]
+        task, s = GRIT_TASKS[r.task], _structure(r)
+        if r.task == "bfs" or r.task == "centrality":
+            assert task.check(s, r.solution) == r.solution
         else:
-            assert task.check(s, r["solution"]) == r["answer"], r["id"]
-        if r["task"] in ("graph_coloring", "tsp", "vertex_cover"):
-            assert r["certificate"]["gap"] == 0 and r["certificate"]["bound"] == r["answer"]
+            assert task.check(s, r.solution) == r.answer, r.id
+        if r.task in ("graph_coloring", "tsp", "vertex_cover"):
+            assert r.certificate["gap"] == 0 and r.certificate["bound"] == r.answer
 
 
-def test_json_round_trip(records: list[dict]) -> None:
+def test_json_round_trip(records: list[GritInstance]) -> None:
     for r in records:
         line = canonical_json(r)
-        assert json.loads(line) == r and canonical_json(json.loads(line)) == line
+        assert json.loads(line) == r.to_json() and canonical_json(json.loads(line)) == line
 
 
 def test_same_seed_same_records_different_seed_different() -> None:
@@ -141,7 +139,7 @@ def test_same_seed_same_records_different_seed_different() -> None:
     a, b = generate_records(cfg)[0], generate_records(cfg)[0]
     assert a == b
     c = generate_records(GritConfig(split="test", seed=8, count=6, n_max=10))[0]
-    assert [r["question"] for r in a] != [r["question"] for r in c]
+    assert [r.question for r in a] != [r.question for r in c]
 
 
 def _sha(p: Path) -> str:

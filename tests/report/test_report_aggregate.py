@@ -12,6 +12,7 @@ from closurebench.report.aggregate import (
     ReportError,
     accuracy,
     accuracy_by,
+    is_lenient,
     latency_stats,
     load_run,
     load_runs,
@@ -84,7 +85,7 @@ def test_load_errors_name_the_path(tmp_path, make_run) -> None:
     with pytest.raises(ReportError, match=rf"{bad / 'results.jsonl'}:2: malformed JSON"):
         load_run(bad)
     odd = make_run("odd", [record("maybe")])
-    with pytest.raises(ReportError, match="outcome 'maybe'"):
+    with pytest.raises(ReportError, match=r"results.jsonl:1: .*field 'outcome'.*\(got 'maybe'\)"):
         load_run(odd)
 
 
@@ -104,3 +105,22 @@ def test_a_partly_written_last_line_is_skipped(tmp_path, make_run) -> None:
     loaded = load_run(run)
     assert len(loaded.records) == 2
     assert all("response" not in r for r in loaded.records)
+
+
+def test_results_written_before_the_typed_records_still_load(tmp_path, make_run) -> None:
+    # A line as the runner wrote it before results were typed: same field names.
+    old = {
+        "id": "closure-heldout-reachability-0000", "outcome": "lenient_only", "strict": False,
+        "lenient": True, "extracted": ["a"], "reason": "correct only under lenient",
+        "response": '{"answer": ["a"]}', "reasoning": None,
+        "usage": {"prompt_tokens": 120, "completion_tokens": 6}, "latency_s": 0.25,
+        "finish_reason": "stop", "requests": 1,
+        "settings": {"model": "m", "temperature": 0.0, "max_tokens": 2048, "top_p": None,
+                     "seed": None, "timeout_s": 120.0},
+        "mode": "cot", "error": None, "extra": {}, "suite": "closure",
+        "category": "reachability", "level": 1, "n": 8, "result_type": "boolean",
+        "task": None, "form": None, "naming": None, "scenario": None,
+    }  # fmt: skip
+    run = load_run(make_run("old", [old]))
+    assert run.label == "m · cot" and is_lenient(run.records[0])
+    assert run.records[0]["outcome"] == "lenient_only" and run.records[0]["level"] == 1

@@ -56,6 +56,14 @@ def test_extract(text: str | None, status: str, value: object) -> None:
         ("compound", {"reachable": True, "degree": 2}, {"reachable": True, "degree": 2}, True),
         ("compound", {"reachable": True, "degree": 1}, {"reachable": True, "degree": 2}, False),
         ("compound", {"reachable": True}, {"reachable": True, "degree": 2}, False),
+        # One comparator with Algorithm 1: extra keys are ignored, labels are trimmed.
+        (
+            "compound",
+            {"reachable": True, "degree": 2, "x": 0},
+            {"reachable": True, "degree": 2},
+            True,
+        ),
+        ("string", "Alice", " Alice ", True),
         ("compound", [True, 2], {"reachable": True, "degree": 2}, False),
     ],
 )

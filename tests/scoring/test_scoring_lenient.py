@@ -1,77 +1,80 @@
-"""Algorithm 1 (MatchAnswer), strict and lenient, on every result type and ambiguity class."""
+"""Algorithm 1 (MatchAnswer), strict and lenient, on every result type and ambiguity class.
+
+The ambiguity class is an argument (the record's ``ambiguity`` field), never looked up
+from a category name.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from closurebench.scoring import COUNT_AMBIG, SET_AMBIG, match_answer, type_ok
+from closurebench.errors import ConfigError
+from closurebench.schema import Ambiguity, Match
+from closurebench.scoring import match_answer, type_ok
 
-
-def test_classes_match_the_spec() -> None:
-    assert len(COUNT_AMBIG) == 6 and len(SET_AMBIG) == 6
-    assert not COUNT_AMBIG & SET_AMBIG
+C, S = Ambiguity.COUNT, Ambiguity.SET
 
 
 @pytest.mark.parametrize(
-    ("pred", "ref", "rtype", "cat", "alt", "sources", "strict", "lenient"),
+    ("pred", "ref", "rtype", "ambiguity", "alt", "sources", "strict", "lenient"),
     [
         # boolean
-        (True, True, "boolean", "reachability", None, (), "correct", "correct"),
-        (False, True, "boolean", "reachability", None, (), "wrong", "wrong"),
-        ("yes", True, "boolean", "reachability", None, (), "format_error", "format_error"),
-        (1, True, "boolean", "reachability", None, (), "format_error", "format_error"),
-        # integer, count_ambig: ±1 towards alt (source inclusion), never further
-        (3, 3, "integer", "reach_then_count", 4, (), "correct", "correct"),
-        (4, 3, "integer", "reach_then_count", 4, (), "wrong", "correct"),
-        (2, 3, "integer", "reach_then_count", 4, (), "wrong", "wrong"),
-        (2, 3, "integer", "reach_then_count", None, (), "wrong", "correct"),  # Alg. 1 literally
-        (5, 3, "integer", "reach_then_count", None, (), "wrong", "wrong"),
-        (5, 6, "integer", "kinship_complex", 5, (), "wrong", "correct"),
-        (7, 6, "integer", "kinship_complex", 5, (), "wrong", "wrong"),
-        (3, 2, "integer", "intersect_then_size", 4, (), "wrong", "correct"),
-        (4, 2, "integer", "intersect_then_size", 4, (), "wrong", "wrong"),  # two away
-        (3, 2, "integer", "conditional", 3, (), "wrong", "correct"),
-        (0, -1, "integer", "conditional", -1, (), "wrong", "wrong"),  # alt = r: no ambiguity
-        (2, 1, "integer", "graph_comparison", 2, (), "wrong", "correct"),
-        (4.0, 4, "integer", "degree_count", None, (), "correct", "correct"),
-        (5, 4, "integer", "degree_count", None, (), "wrong", "wrong"),  # not ambiguous
-        (4.5, 4, "integer", "degree_count", None, (), "format_error", "format_error"),
-        ("4", 4, "integer", "degree_count", None, (), "format_error", "format_error"),
-        (True, 1, "integer", "degree_count", None, (), "format_error", "format_error"),
-        (None, 1, "integer", "degree_count", None, (), "format_error", "format_error"),
+        (True, True, "boolean", None, None, (), "correct", "correct"),
+        (False, True, "boolean", None, None, (), "wrong", "wrong"),
+        ("yes", True, "boolean", None, None, (), "format_error", "format_error"),
+        (1, True, "boolean", None, None, (), "format_error", "format_error"),
+        # integer, count ambiguity: ±1 towards alt (source inclusion), never further
+        (3, 3, "integer", C, 4, (), "correct", "correct"),
+        (4, 3, "integer", C, 4, (), "wrong", "correct"),
+        (2, 3, "integer", C, 4, (), "wrong", "wrong"),
+        (2, 3, "integer", C, None, (), "wrong", "correct"),  # Alg. 1 literally
+        (5, 3, "integer", C, None, (), "wrong", "wrong"),
+        (5, 6, "integer", C, 5, (), "wrong", "correct"),
+        (7, 6, "integer", C, 5, (), "wrong", "wrong"),
+        (3, 2, "integer", C, 4, (), "wrong", "correct"),
+        (4, 2, "integer", C, 4, (), "wrong", "wrong"),  # two away
+        (3, 2, "integer", C, 3, (), "wrong", "correct"),
+        (0, -1, "integer", C, -1, (), "wrong", "wrong"),  # alt = r: no ambiguity
+        (2, 1, "integer", C, 2, (), "wrong", "correct"),
+        (4.0, 4, "integer", None, None, (), "correct", "correct"),
+        (5, 4, "integer", None, None, (), "wrong", "wrong"),  # not ambiguous
+        (4.5, 4, "integer", None, None, (), "format_error", "format_error"),
+        ("4", 4, "integer", None, None, (), "format_error", "format_error"),
+        (True, 1, "integer", None, None, (), "format_error", "format_error"),
+        (None, 1, "integer", None, None, (), "format_error", "format_error"),
         # float (ε = 1e-2); aggregate_over_set lenient against alt
-        (2.62, 2.62, "float", "mixed_domain", None, (), "correct", "correct"),
-        (2.63, 2.62, "float", "mixed_domain", None, (), "correct", "correct"),
-        (2.64, 2.62, "float", "mixed_domain", None, (), "wrong", "wrong"),
-        (1, 1.0, "float", "mixed_domain", None, (), "correct", "correct"),
-        (0.5, 0, "float", "aggregate_over_set", 0.5, (), "wrong", "correct"),
-        (1.5, 0, "float", "aggregate_over_set", 0.5, (), "wrong", "wrong"),
-        (1.0, 0, "float", "aggregate_over_set", None, (), "wrong", "wrong"),
-        ("2.62", 2.62, "float", "mixed_domain", None, (), "format_error", "format_error"),
-        (float("nan"), 2.62, "float", "mixed_domain", None, (), "format_error", "format_error"),
-        # set, set_ambig: ± exactly one source node
-        (["b", "a"], ["a", "b"], "set", "sibling", None, {"X"}, "correct", "correct"),
-        (["a", "b", "X"], ["a", "b"], "set", "sibling", None, {"X"}, "wrong", "correct"),
-        (["a"], ["a", "X"], "set", "ancestor", None, {"X"}, "wrong", "correct"),
-        (["a", "b", "c"], ["a", "b"], "set", "sibling", None, {"X"}, "wrong", "wrong"),
-        (["a", "X", "Y"], ["a"], "set", "set_intersect", None, {"X", "Y"}, "wrong", "wrong"),
-        (["a", "Y"], ["a"], "set", "set_intersect", None, {"X", "Y"}, "wrong", "correct"),
-        (["a", "X"], ["a"], "set", "reach_then_filter", None, {"X"}, "wrong", "wrong"),
-        ([], [], "set", "negative_reach", None, {"X"}, "correct", "correct"),
-        (["X"], [], "set", "negative_reach", None, {"X"}, "wrong", "correct"),
-        ("a, b", ["a", "b"], "set", "sibling", None, (), "format_error", "format_error"),
-        ({"a": 1}, ["a"], "set", "sibling", None, (), "format_error", "format_error"),
-        ([["a"]], ["a"], "set", "sibling", None, (), "format_error", "format_error"),
+        (2.62, 2.62, "float", None, None, (), "correct", "correct"),
+        (2.63, 2.62, "float", None, None, (), "correct", "correct"),
+        (2.64, 2.62, "float", None, None, (), "wrong", "wrong"),
+        (1, 1.0, "float", None, None, (), "correct", "correct"),
+        (0.5, 0, "float", C, 0.5, (), "wrong", "correct"),
+        (1.5, 0, "float", C, 0.5, (), "wrong", "wrong"),
+        (1.0, 0, "float", C, None, (), "wrong", "wrong"),
+        ("2.62", 2.62, "float", None, None, (), "format_error", "format_error"),
+        (float("nan"), 2.62, "float", None, None, (), "format_error", "format_error"),
+        # set, set ambiguity: ± exactly one source node
+        (["b", "a"], ["a", "b"], "set", S, None, {"X"}, "correct", "correct"),
+        (["a", "b", "X"], ["a", "b"], "set", S, None, {"X"}, "wrong", "correct"),
+        (["a"], ["a", "X"], "set", S, None, {"X"}, "wrong", "correct"),
+        (["a", "b", "c"], ["a", "b"], "set", S, None, {"X"}, "wrong", "wrong"),
+        (["a", "X", "Y"], ["a"], "set", S, None, {"X", "Y"}, "wrong", "wrong"),
+        (["a", "Y"], ["a"], "set", S, None, {"X", "Y"}, "wrong", "correct"),
+        (["a", "X"], ["a"], "set", None, None, {"X"}, "wrong", "wrong"),
+        ([], [], "set", S, None, {"X"}, "correct", "correct"),
+        (["X"], [], "set", S, None, {"X"}, "wrong", "correct"),
+        ("a, b", ["a", "b"], "set", S, None, (), "format_error", "format_error"),
+        ({"a": 1}, ["a"], "set", S, None, (), "format_error", "format_error"),
+        ([["a"]], ["a"], "set", S, None, (), "format_error", "format_error"),
         # string
-        (" Bob ", "Bob", "string", "max_degree", None, (), "correct", "correct"),
-        ("bob", "Bob", "string", "max_degree", None, (), "wrong", "wrong"),
-        (["Bob"], "Bob", "string", "max_degree", None, (), "format_error", "format_error"),
+        (" Bob ", "Bob", "string", None, None, (), "correct", "correct"),
+        ("bob", "Bob", "string", None, None, (), "wrong", "wrong"),
+        (["Bob"], "Bob", "string", None, None, (), "format_error", "format_error"),
         # compound (recursive; extra keys ignored; missing key = schema violation)
         (
             {"reachable": True, "degree": 2},
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "correct",
@@ -81,7 +84,7 @@ def test_classes_match_the_spec() -> None:
             {"reachable": True, "degree": 3},
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "wrong",
@@ -91,7 +94,7 @@ def test_classes_match_the_spec() -> None:
             {"reachable": True, "degree": 2, "note": "x"},
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "correct",
@@ -101,7 +104,7 @@ def test_classes_match_the_spec() -> None:
             {"reachable": True},
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "format_error",
@@ -111,7 +114,7 @@ def test_classes_match_the_spec() -> None:
             {"reachable": "yes", "degree": 2},
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "format_error",
@@ -121,7 +124,7 @@ def test_classes_match_the_spec() -> None:
             [True, 2],
             {"reachable": True, "degree": 2},
             "compound",
-            "multi_query",
+            None,
             None,
             (),
             "format_error",
@@ -133,28 +136,38 @@ def test_algorithm_1(
     pred: object,
     ref: object,
     rtype: str,
-    cat: str,
+    ambiguity: Ambiguity | None,
     alt: object,
     sources: object,
     strict: str,
     lenient: str,
 ) -> None:
     kw = {"alt": alt, "sources": sources}
-    assert match_answer(pred, ref, rtype, cat, "strict", **kw) == strict
-    assert match_answer(pred, ref, rtype, cat, "lenient", **kw) == lenient
+    got_strict = match_answer(pred, ref, rtype, ambiguity, "strict", **kw)
+    got_lenient = match_answer(pred, ref, rtype, ambiguity, "lenient", **kw)
+    assert isinstance(got_strict, Match) and isinstance(got_lenient, Match)
+    assert (got_strict, got_lenient) == (strict, lenient)
 
 
-def test_strict_ignores_ambiguity_and_lenient_implies_strict() -> None:
-    for cat in COUNT_AMBIG - {"aggregate_over_set"}:
-        assert match_answer(4, 3, "integer", cat, "strict") == "wrong"
-        assert match_answer(4, 3, "integer", cat, "lenient") == "correct"
-    for cat in SET_AMBIG:
-        assert match_answer(["a", "s"], ["a"], "set", cat, "strict", sources={"s"}) == "wrong"
-        assert match_answer(["a", "s"], ["a"], "set", cat, "lenient", sources={"s"}) == "correct"
+def test_strict_ignores_ambiguity_and_lenient_needs_it() -> None:
+    assert match_answer(4, 3, "integer", C, "strict") is Match.WRONG
+    assert match_answer(4, 3, "integer", C, "lenient") is Match.CORRECT
+    assert match_answer(["a", "s"], ["a"], "set", S, "strict", sources={"s"}) is Match.WRONG
+    assert match_answer(["a", "s"], ["a"], "set", S, "lenient", sources={"s"}) is Match.CORRECT
+    # The class must be the right one for the value: a count class does not forgive sets.
+    assert match_answer(["a", "s"], ["a"], "set", C, "lenient", sources={"s"}) is Match.WRONG
+    assert match_answer(4, 3, "integer", S, "lenient") is Match.WRONG
+    for ambiguity in (None, C, S):
+        assert match_answer(4, 3, "integer", ambiguity, "strict") is Match.WRONG
+        # The record's string form works as well as the member.
+        value = None if ambiguity is None else ambiguity.value
+        assert match_answer(4, 3, "integer", value, "lenient") == (
+            Match.CORRECT if ambiguity is C else Match.WRONG
+        )
 
 
 def test_bad_mode_and_unknown_type() -> None:
-    with pytest.raises(ValueError, match="mode"):
-        match_answer(1, 1, "integer", "degree_count", "loose")
-    assert match_answer(1, 1, "matrix", "x") == "format_error"
+    with pytest.raises(ConfigError, match="mode"):
+        match_answer(1, 1, "integer", None, "loose")
+    assert match_answer(1, 1, "matrix", None) is Match.FORMAT_ERROR
     assert not type_ok("compound", {"a": 1}, None)

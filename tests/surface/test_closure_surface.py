@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from closurebench.errors import ConfigError
 from closurebench.graphs import Graph
 from closurebench.seeding import rng
+from closurebench.structures.closure import ClosureStructure
 from closurebench.surface.closure import (
     ENCODINGS,
     FRAMES,
@@ -27,17 +29,9 @@ from closurebench.surface.closure import (
     render_closure,
 )
 from closurebench.surface.closure.labels import pool_labels
-from closurebench.surface.closure.questions import (
-    CATEGORY_ANCHORS,
-    CATEGORY_RESULT_TYPES,
-    CONVENTIONS,
-    KINSHIP_CATEGORIES,
-    QUESTIONS,
-    UNDIRECTED_CATEGORIES,
-)
-from closurebench.tasks.closure.base import ClosureStructure
+from closurebench.tasks.closure import CLOSURE_TASKS
 
-CATEGORIES = sorted(CATEGORY_RESULT_TYPES)
+CATEGORIES = sorted(CLOSURE_TASKS)
 
 
 def _graph(g: np.random.Generator, n: int, directed: bool) -> Graph:
@@ -54,31 +48,25 @@ def _graph(g: np.random.Generator, n: int, directed: bool) -> Graph:
 def _structure(category: str, seed: int) -> ClosureStructure:
     g = rng(seed, "closure-surface-test", category)
     n = int(g.integers(4, 21))
-    graph = _graph(g, n, category not in UNDIRECTED_CATEGORIES)
+    task = CLOSURE_TASKS[category]
+    graph = _graph(g, n, task.directed)
     x, y = (int(v) for v in g.choice(n, size=2, replace=False))
     values = {"X": x, "Y": y, "k": int(g.integers(1, 4))}
-    anchors = tuple((a, values[a]) for a in CATEGORY_ANCHORS[category])
-    graph2 = _graph(g, n, True) if category == "graph_comparison" else None
+    anchors = tuple((a, values[a]) for a in task.anchor_names)
+    graph2 = _graph(g, n, True) if task.two_graphs else None
     return ClosureStructure(category, graph, anchors, graph2)
 
 
 def _render(s: ClosureStructure, seed: int, **force: str):
-    return render_closure(
-        s,
-        result_type=CATEGORY_RESULT_TYPES[s.category],
-        kinship=s.category in KINSHIP_CATEGORIES,
-        g=rng(seed, "closure-surface-render"),
-        **force,
-    )
+    return render_closure(s, g=rng(seed, "closure-surface-render"), **force)
 
 
 def _frames(category: str) -> tuple[str, ...]:
-    return kinship_frames() if category in KINSHIP_CATEGORIES else general_frames()
+    return kinship_frames() if CLOSURE_TASKS[category].kinship else general_frames()
 
 
-def test_tables_cover_26_categories_and_16_frames() -> None:
+def test_26_categories_and_16_frames() -> None:
     assert len(CATEGORIES) == 26
-    assert set(QUESTIONS) == set(CONVENTIONS) == set(CATEGORY_ANCHORS) == set(CATEGORIES)
     assert len(FRAMES) == 16
     assert len({f.nouns for f in FRAMES.values()}) == 16
     assert "kinship" in kinship_frames() and "kinship" not in general_frames()
@@ -95,7 +83,7 @@ def test_round_trip_every_frame_style_encoding(category: str) -> None:
         certify(s, r)
         assert len(set(r.labels)) == s.n == len(r.labels)
         query = r.question.split("\n\n")[-1]
-        for phrase in CONVENTIONS[category]:
+        for phrase in CLOSURE_TASKS[category].conventions:
             assert phrase in query, (category, phrase, query)
         if enc == "json":
             lines = [x for x in r.question.splitlines() if x.startswith("{")]
@@ -172,3 +160,18 @@ def test_no_global_randomness() -> None:
     for path in root.glob("*.py"):
         text = path.read_text()
         assert not re.search(r"(?<![\w.])random\.|np\.random\.(?!Generator)", text), path
+
+
+def test_render_takes_its_facts_from_the_task() -> None:
+    s = _structure("sibling", 0)
+    # A structure must carry the task's anchors and graph count.
+    wrong = ClosureStructure("sibling", s.graph, (("X", 0), ("Y", 1)))
+    with pytest.raises(ConfigError, match=r"names the anchors \['X'\]"):
+        render_closure(wrong, g=rng(1))
+    two = ClosureStructure("sibling", s.graph, s.anchors, s.graph)
+    with pytest.raises(ConfigError, match="one graph"):
+        render_closure(two, g=rng(1))
+    with pytest.raises(ConfigError, match="unknown closure category 'nope'"):
+        render_closure(ClosureStructure("nope", s.graph, ()), g=rng(1))
+    with pytest.raises(ReadError, match="unknown closure category 'nope'"):
+        read_closure(_render(s, 1).question, "nope")

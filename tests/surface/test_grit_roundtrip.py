@@ -9,13 +9,14 @@ import numpy as np
 import pytest
 
 from closurebench.seeding import rng
+from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import grammar as grammar_module
 from closurebench.surface.grit import reader as reader_module
 from closurebench.surface.grit import scenarios
 from closurebench.surface.grit.naming import NAMINGS
-from closurebench.surface.grit.query import CENTRALITIES, GritStructure
 from closurebench.surface.grit.reader import ReadError, RoundTripError, certify, read, read_view
 from closurebench.surface.grit.render import FORMS, render
+from closurebench.tasks.grit import CENTRALITIES
 
 SEEDS = (0, 1, 2)
 

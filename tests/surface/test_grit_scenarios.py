@@ -8,9 +8,9 @@ import pytest
 
 from closurebench.errors import ConfigError
 from closurebench.surface.grit import scenarios
-from closurebench.surface.grit.query import TASKS
 from closurebench.surface.grit.scenarios.base import Scenario, check_name
 from closurebench.surface.grit.scenarios.names import POOLS
+from closurebench.tasks.grit import GRIT_TASKS as TASKS
 
 PAPER_TABLE_8 = {
     "centrality": 4,

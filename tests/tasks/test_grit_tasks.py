@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+import closurebench
 from closurebench.errors import SamplingError
 from closurebench.graphs.exact.tsp import tsp
 from closurebench.seeding import rng
 from closurebench.surface.grit import render
 from closurebench.surface.grit.scenarios import for_task
-from closurebench.tasks.grit import GRIT_TASKS, CheckError, VerificationError, sample_solved
+from closurebench.tasks.grit import (
+    GRIT_TASKS,
+    CheckError,
+    GraphNote,
+    GraphTrait,
+    VerificationError,
+    sample_solved,
+)
 from closurebench.tasks.grit.bfs import nx_bfs_order
 from closurebench.tasks.grit.tsp import TspTask, held_karp
 
@@ -118,3 +129,33 @@ def test_held_karp_agrees_with_the_milp_solver() -> None:
     for seed in range(3):
         s = t.sample(rng(seed, "hk"), 9, 0.0)
         assert held_karp(t.matrix(s)) == tsp(t.matrix(s)).value
+
+
+def test_task_behaviour_is_reached_only_through_the_registry() -> None:
+    """No module branches on a GRIT task's name; the task classes own the differences."""
+    src = Path(closurebench.__file__).parent
+    branch = re.compile(r"""\btask\s*(==|!=)\s*["']|\btask\s+(not\s+)?in\s*\(""")
+    offenders = [
+        f"{path.relative_to(src)}:{k}"
+        for path in sorted(src.rglob("*.py"))
+        for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if branch.search(line)
+    ]
+    assert offenders == []
+
+
+def test_task_facts_drive_the_wording_hooks() -> None:
+    sp, tsp_task, bfs = GRIT_TASKS["shortest_path"], GRIT_TASKS["tsp"], GRIT_TASKS["bfs"]
+    assert sp.directed is GraphTrait.EITHER and sp.states_direction
+    weighted = sp.structure(3, True, True, [(0, 1, 2), (1, 2, 3)], {"source": 0, "target": 2})
+    plain = sp.structure(3, False, False, [(0, 1), (1, 2)], {"source": 0, "target": 2})
+    assert sp.graph_notes(weighted) == (GraphNote.DIRECTION, GraphNote.WEIGHT)
+    assert sp.graph_notes(plain) == (GraphNote.DIRECTION,) and sp.plain_wording(plain)
+    assert tsp_task.graph_notes(tsp_task.structure(2, False, True, [(0, 1, 4)])) == (
+        GraphNote.COMPLETE,
+    )
+    assert [t.name for t in GRIT_TASKS.values() if t.states_neighbour_order] == ["bfs"]
+    s = bfs.structure(3, False, False, [(0, 1), (0, 2)], {"source": 0})
+    view = SimpleNamespace(names=["a", "b", "c"], aliases={}, neighbour_order=(0, 2, 1))
+    solved = bfs.solve(s)
+    assert bfs.for_view(s, solved, view, where="x") == (["a", "c", "b"], [0, 2, 1])

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "report": "closurebench.cli.report:report_cmd",
     "ein": "closurebench.cli.ein:app",
     "generate": "closurebench.cli.generate:app",
+    "schema": "closurebench.cli.schema:schema_cmd",
 }
 
 

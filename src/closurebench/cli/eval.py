@@ -14,22 +14,25 @@ Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids),
 or provider, or an unreachable server prints one line and exits with code 1 (no
 traceback). The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
-its reply.
+its reply. ``--provider`` choices and their help come from the provider table
+(:data:`closurebench.evaluate.providers.PROVIDERS`, light to import: a provider's SDK
+loads only when it is used), ``--mode`` choices from the mode table
+(:data:`closurebench.evaluate.modes.MODES`, imported when the command runs).
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import socket
 from pathlib import Path
-from typing import Annotated, Any
-from urllib.parse import urlparse
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from closurebench.errors import ClosureBenchError, ConfigError
+from closurebench.errors import ClosureBenchError
+from closurebench.evaluate.providers import providers_help
+
+if TYPE_CHECKING:
+    from closurebench.evaluate.runner import RunStats
 
 __all__ = ["eval_cmd"]
 
@@ -41,50 +44,19 @@ def _split(value: str | None) -> list[str] | None:
     return items or None
 
 
-def _check_reachable(base_url: str, timeout_s: float = 5.0) -> None:
-    """Open (and close) a TCP connection to the server of ``base_url``.
-
-    Raises:
-        ConfigError: when the URL is malformed or nothing listens there.
-    """
-    parsed = urlparse(base_url)
-    if parsed.scheme not in {"http", "https"} or not parsed.hostname:
-        raise ConfigError(f"--base-url {base_url!r} is not an http(s) URL")
-    port = parsed.port or (443 if parsed.scheme == "https" else 80)
-    try:
-        with socket.create_connection((parsed.hostname, port), timeout=timeout_s):
-            pass
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot reach the server at {base_url} ({exc}); is it running? check --base-url"
-        ) from None
-
-
-def _load_script(path: Path | None) -> Any:
-    if path is None:
-        raise ConfigError("--provider scripted needs --script FILE (a JSON list or object)")
-    try:
-        script = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"cannot read --script {str(path)!r}: {exc}") from None
-    if not isinstance(script, list | dict):
-        raise ConfigError(f"--script {str(path)!r} must hold a JSON list or object")
-    return script
-
-
 def eval_cmd(
     data: Annotated[Path, typer.Argument(help="Dataset JSONL file (ClosureBench or GRIT).")],
     model: Annotated[str, typer.Option("--model", help="Model name sent to the server.")],
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
-    mode: Annotated[str, typer.Option("--mode", help="Evaluation mode: direct or cot.")] = "direct",
-    provider: Annotated[
+    mode: Annotated[
         str,
         typer.Option(
-            "--provider",
-            help="Backend: openai (any compatible server), transformers (a local model: "
-            "--model is a Hub id or a directory; needs the 'train' extra) or scripted.",
+            "--mode",
+            help="Evaluation mode: a name of the mode table (closurebench.evaluate.modes."
+            "MODES), e.g. direct or cot.",
         ),
-    ] = "openai",
+    ] = "direct",
+    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
     device: Annotated[
         str | None,
         typer.Option(
@@ -142,14 +114,31 @@ def eval_cmd(
     ] = 1.0,
 ) -> None:
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
+    import asyncio
+
     from closurebench.evaluate.modes import get_mode
-    from closurebench.evaluate.providers import GenerationSettings, make_provider
+    from closurebench.evaluate.providers import (
+        GenerationSettings,
+        ProviderOptions,
+        build_provider,
+        check_provider_options,
+    )
     from closurebench.evaluate.runner import RunOptions, run_eval, select_instances
     from closurebench.generate.io import load_instances
 
     err = Console(stderr=True)
     try:
         the_mode = get_mode(mode)
+        provider_options = ProviderOptions(
+            model=model,
+            timeout_s=timeout,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            device=device,
+            script=script,
+            workers=workers,
+        )
+        check_provider_options(provider, provider_options)
         records = load_instances(data)
         selected = select_instances(
             records,
@@ -166,24 +155,7 @@ def eval_cmd(
             top_p=top_p,
             timeout_s=timeout,
         )
-        if provider == "openai":
-            url = base_url or "https://api.openai.com/v1"
-            _check_reachable(url)
-            kwargs = {"base_url": url, "api_key_env": api_key_env, "timeout_s": timeout}
-            if workers:
-                from closurebench.evaluate.providers.pool import ProcessPoolProvider
-
-                backend = ProcessPoolProvider("openai", kwargs, workers=workers)
-            else:
-                backend = make_provider("openai", **kwargs)
-        elif workers:
-            raise ConfigError(f"--workers is supported for --provider openai, not {provider!r}")
-        elif provider == "scripted":
-            backend = make_provider("scripted", script=_load_script(script))
-        elif provider == "transformers":
-            backend = make_provider("transformers", model_path=model, device=device)
-        else:
-            backend = make_provider(provider)
+        backend = build_provider(provider, provider_options)
         options = RunOptions(
             concurrency=concurrency,
             retries=retries,
@@ -195,7 +167,7 @@ def eval_cmd(
             sync_interval_s=fsync_interval,
         )
 
-        async def _go() -> Any:
+        async def _go() -> RunStats:
             try:
                 return await run_eval(selected, backend, the_mode, settings, out, options)
             finally:

@@ -16,8 +16,9 @@ prints its message and exits with code 1. No tracebacks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -25,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from closurebench.errors import ClosureBenchError, ConfigError
 from closurebench.generate import closure as closure_gen
-from closurebench.generate.grit import SPLITS, GraphResult, GritConfig, write_split
+from closurebench.generate.grit import SPLITS, GritConfig, write_split
 
 app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
 
@@ -51,7 +52,6 @@ def grit_cmd(
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
-    err = Console(stderr=True)
     task_list = None
     if tasks is not None:
         task_list = tuple(t.strip() for t in tasks.split(",") if t.strip())
@@ -68,26 +68,32 @@ def grit_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    path, man = _write_with_progress(
+        f"grit {config.split}", config.graphs, lambda advance: write_split(config, out, advance)
+    )
+    typer.echo(f"wrote {config.graphs * 8} records from {config.graphs} graphs to {path}")
+    typer.echo(f"manifest: {man}")
+
+
+def _write_with_progress(
+    label: str, total: int, write: Callable[[Callable[[Any], None]], tuple[Path, Path, Any]]
+) -> tuple[Path, Path]:
+    """Run ``write(advance)`` under a transient progress bar; a failure exits with code 1."""
     with Progress(
-        TextColumn(f"grit {config.split}"),
+        TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        console=err,
+        console=Console(stderr=True),
         transient=True,
     ) as bar:
-        job = bar.add_task("graphs", total=config.graphs)
-
-        def advance(_: GraphResult) -> None:
-            bar.advance(job)
-
+        job = bar.add_task(label, total=total)
         try:
-            path, man, results = write_split(config, out, advance)
+            path, man, _ = write(lambda _item: bar.advance(job))
         except (ClosureBenchError, OSError) as exc:
             typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
             raise typer.Exit(1) from None
-    typer.echo(f"wrote {config.graphs * 8} records from {len(results)} graphs to {path}")
-    typer.echo(f"manifest: {man}")
+    return path, man
 
 
 def _split_list(value: str | None) -> tuple[str, ...] | None:
@@ -120,7 +126,6 @@ def closure_cmd(
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest."""
-    err = Console(stderr=True)
     try:
         level_list = tuple(int(v) for v in _split_list(levels) or ()) or None
     except ValueError:
@@ -143,19 +148,10 @@ def closure_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    with Progress(
-        TextColumn(f"closure {config.split}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-    ) as bar:
-        job = bar.add_task("instances", total=config.total())
-        try:
-            path, man, records = closure_gen.write_split(config, out, lambda _: bar.advance(job))
-        except (ClosureBenchError, OSError) as exc:
-            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
-            raise typer.Exit(1) from None
-    typer.echo(f"wrote {len(records)} records to {path}")
+    path, man = _write_with_progress(
+        f"closure {config.split}",
+        config.total(),
+        lambda advance: closure_gen.write_split(config, out, advance),
+    )
+    typer.echo(f"wrote {config.total()} records to {path}")
     typer.echo(f"manifest: {man}")

@@ -60,6 +60,7 @@ from closurebench.graphs import (
     triangle_count,
 )
 from closurebench.report.build import build_report
+from closurebench.schema import GritInstance
 from closurebench.seeding import rng
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.grit import GRIT_TASKS
@@ -136,29 +137,29 @@ def _closure_part(console: Console, seed: int, out: Path) -> None:
         table.add_column(col)
     for r in records:
         table.add_row(
-            r["category"], str(r["level"]), str(r["n"]), r["result_type"], _short(r["answer"]),
-            f"{r['domain']} / {r['style']} / {r['encoding']}",
+            r.category, str(r.level), str(r.n), str(r.result_type), _short(r.answer),
+            f"{r.domain} / {r.style} / {r.encoding}",
         )  # fmt: skip
     console.print(table)
-    example = next(r for r in records if r["level"] == 3)
-    console.print(Panel(example["question"], title=f"a level-3 question ({example['category']})"))
-    console.print(f"reference answer: {json.dumps(example['answer'], ensure_ascii=False)}")
-    console.print(Panel(example["programs"]["ein"].strip(), title="its Ein program"))
+    example = next(r for r in records if r.level == 3)
+    console.print(Panel(example.question, title=f"a level-3 question ({example.category})"))
+    console.print(f"reference answer: {json.dumps(example.answer, ensure_ascii=False)}")
+    console.print(Panel(example.programs["ein"].strip(), title="its Ein program"))
 
 
 def _grit_part(console: Console, seed: int, out: Path) -> None:
     config = GritConfig(split="test", seed=seed, count=len(GRIT_TASKS), n_min=8, n_max=12)
     path, _, _ = write_grit(config, out / "grit")
-    records = load_instances(path)
+    records = [r for r in load_instances(path) if isinstance(r, GritInstance)]
     table = Table(title="GRIT: one graph per task, 8 certified views each (exact answers)")
     for col in ("task", "n", "scenario", "answer (canonical view)", "certificate", "views"):
         table.add_column(col)
     for task in GRIT_TASKS:
-        views = [r for r in records if r["task"] == task]
-        canon = next(r for r in views if r["view"] == "standard/canonical")
-        cert = canon.get("certificate") or {}
+        views = [r for r in records if r.task == task]
+        canon = next(r for r in views if r.view == "standard/canonical")
+        cert = canon.certificate or {}
         table.add_row(
-            task, str(canon["n"]), canon["scenario"], _short(canon["answer"], 24),
+            task, str(canon.n), canon.scenario, _short(canon.answer, 24),
             f"{cert.get('method', '—')} gap {cert.get('gap', '—')}" if cert else "—",
             str(len(views)),
         )  # fmt: skip
@@ -173,7 +174,7 @@ def _eval_part(console: Console, out: Path) -> None:
         table.add_column(col)
     run_dirs = []
     for suite, records in (("closure", closure), ("grit", grit)):
-        script = {r["question"]: trivial_reply(r) for r in records}
+        script = {r.question: trivial_reply(r) for r in records}
         provider = ScriptedProvider(script, name="trivial-baseline")
         run_dir = out / "runs" / f"baseline-{suite}"
         # The quickstart owns its output: a stale run (another seed) must not be resumed.

@@ -13,6 +13,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from closurebench.generate.io import DatasetFileError, iter_instances
+from closurebench.schema import ClosureInstance
 
 _META = (
     "id", "suite", "split", "category", "task", "level", "result_type", "n", "density",
@@ -45,13 +46,16 @@ def show(
         )
         raise typer.Exit(1)
     meta = Table(show_header=False, box=None)
+    fields = type(record).model_fields
     for key in _META:
-        if key in record and record[key] is not None:
-            meta.add_row(f"[bold]{key}[/]", str(record[key]))
+        value = getattr(record, key, None) if key in fields else None
+        if value is not None:
+            meta.add_row(f"[bold]{key}[/]", str(value))
     console.print(meta)
-    console.print(Panel(record.get("question", ""), title="question"))
-    answer = {k: record.get(k) for k in ("answer", "answer_ids", "alt_answer") if k in record}
+    console.print(Panel(record.question, title="question"))
+    answer = {k: getattr(record, k) for k in ("answer", "answer_ids", "alt_answer") if k in fields}
     console.print(Panel(json.dumps(answer, ensure_ascii=False), title="answer"))
-    for name, source in (record.get("programs") or {}).items():
+    programs = record.programs if isinstance(record, ClosureInstance) else {}
+    for name, source in programs.items():
         lexer = "python" if name == "python" else "text"
         console.print(Panel(Syntax(source, lexer), title=f"{name} program"))

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -101,26 +101,30 @@ def _end(node: Any) -> int:
     return node.span.end
 
 
-class _Build(Transformer):  # type: ignore[type-arg]
+#: The children lark hands a transformer callback (``list`` is a callback name below).
+Children = list[Any]
+
+
+class _Build(Transformer[Token, Any]):
     """Inline LALR callbacks building AST nodes (stateless, so thread-safe)."""
 
-    def start(self, children: list[Any]) -> tuple[ast.Statement, ...]:
+    def start(self, children: Children) -> tuple[ast.Statement, ...]:
         return tuple(c for c in children if c is not None)
 
-    def assign(self, c: list[Any]) -> ast.Assign:
+    def assign(self, c: Children) -> ast.Assign:
         name, _eq, value = c
         return ast.Assign(_span_tok(name, _end(value)), str(name), value)
 
-    def einsum(self, c: list[Any]) -> ast.EinsumAssign:
+    def einsum(self, c: Children) -> ast.EinsumAssign:
         name, value = c[0], c[-1]
         indices = tuple(x for x in c[1:-1] if isinstance(x, ast.Index))
         return ast.EinsumAssign(_span_tok(name, _end(value)), str(name), indices, value)
 
-    def print(self, c: list[Any]) -> ast.Print:
+    def print(self, c: Children) -> ast.Print:
         kw, value = c
         return ast.Print(_span_tok(kw, _end(value)), value, "")
 
-    def index(self, c: list[Any]) -> ast.Index:
+    def index(self, c: Children) -> ast.Index:
         (tok,) = c
         if tok.type == "NUMBER":
             raise EinSyntaxError(
@@ -131,50 +135,50 @@ class _Build(Transformer):  # type: ignore[type-arg]
             )
         return ast.Index(_span_tok(tok), str(tok))
 
-    def binop(self, c: list[Any]) -> ast.BinOp:
+    def binop(self, c: Children) -> ast.BinOp:
         left, op, right = c
         span = ast.Span(op.line, op.column, _start(left), _end(right))
         return ast.BinOp(span, str(op), left, right, False, _depth(left, right))
 
-    def juxt(self, c: list[Any]) -> ast.BinOp:
+    def juxt(self, c: Children) -> ast.BinOp:
         left, right = c
         span = ast.Span(right.span.line, right.span.column, _start(left), _end(right))
         return ast.BinOp(span, "*", left, right, True, _depth(left, right))
 
-    def neg(self, c: list[Any]) -> ast.Neg:
+    def neg(self, c: Children) -> ast.Neg:
         op, operand = c
         span = ast.Span(op.line, op.column, op.start_pos, _end(operand))
         return ast.Neg(span, operand, _depth(operand))
 
-    def indexed(self, c: list[Any]) -> ast.Indexed:
+    def indexed(self, c: Children) -> ast.Indexed:
         base, close = c[0], c[-1]
         indices = tuple(x for x in c[1:-1] if isinstance(x, ast.Index))
         span = ast.Span(base.span.line, base.span.column, _start(base), close.end_pos)
         return ast.Indexed(span, base, indices, _depth(base))
 
-    def group(self, c: list[Any]) -> ast.Group:
+    def group(self, c: Children) -> ast.Group:
         open_, inner, close = c
         span = ast.Span(open_.line, open_.column, open_.start_pos, close.end_pos)
         return ast.Group(span, inner, _depth(inner))
 
-    def call(self, c: list[Any]) -> ast.Call:
+    def call(self, c: Children) -> ast.Call:
         name, close = c[0], c[-1]
         args = tuple(x for x in c[2:-1] if x is not None and not isinstance(x, Token))
         span = ast.Span(name.line, name.column, name.start_pos, close.end_pos)
         return ast.Call(span, str(name), args, _depth(*args))
 
-    def list(self, c: list[Any]) -> ast.ListLiteral:
+    def list(self, c: Children) -> ast.ListLiteral:
         open_, close = c[0], c[-1]
         items = tuple(x for x in c[1:-1] if x is not None and not isinstance(x, Token))
         span = ast.Span(open_.line, open_.column, open_.start_pos, close.end_pos)
         return ast.ListLiteral(span, items, _depth(*items))
 
-    def numlist(self, c: list[Any]) -> ast.ListLiteral:
+    def numlist(self, c: Children) -> ast.ListLiteral:
         """A one-line number list read as one token: the tree ``list`` would build."""
         (tok,) = c
         return _numlist(str(tok), tok.line, tok.column, tok.start_pos)
 
-    def signed(self, c: list[Any]) -> ast.Number:
+    def signed(self, c: Children) -> ast.Number:
         num = _number(c[-1])
         if len(c) == 1:
             return num
@@ -183,11 +187,11 @@ class _Build(Transformer):  # type: ignore[type-arg]
             ast.Span(minus.line, minus.column, minus.start_pos, num.span.end), -num.value
         )
 
-    def name(self, c: list[Any]) -> ast.Name:
+    def name(self, c: Children) -> ast.Name:
         (tok,) = c
         return ast.Name(_span_tok(tok), str(tok))
 
-    def number(self, c: list[Any]) -> ast.Number:
+    def number(self, c: Children) -> ast.Number:
         return _number(c[0])
 
 
@@ -288,7 +292,7 @@ class _Fast:
         ops = _FAST_OPS
         while pos < n:
             m = match(source, pos)
-            if m is None:
+            if m is None or m.lastgroup is None:
                 raise _NotFast
             kind = m.lastgroup
             end = m.end()
@@ -549,7 +553,8 @@ def _unclosed_hint(source: str, pos: int) -> str:
 
 def _syntax_error(exc: UnexpectedInput, source: str) -> EinSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
-        ch = source[exc.pos_in_stream] if exc.pos_in_stream < len(source) else ""
+        at = exc.pos_in_stream
+        ch = source[at] if at is not None and at < len(source) else ""
         msg = (
             f"unexpected character {ch!r}; Ein programs use names, numbers, "
             "+ - * / = , ( ) [ ], :print and // comments"
@@ -632,7 +637,8 @@ def parse(source: str, *, limits: Limits | None = None) -> ast.Program:
     try:
         statements = _fast_parse(source)
         if statements is None:
-            statements = _parser().parse(source)
+            # The transformer (_Build) turns the tree into the statement tuple.
+            statements = cast(tuple[ast.Statement, ...] | None, _parser().parse(source))
     except UnexpectedInput as exc:
         raise with_source(_syntax_error(exc, source), source) from None
     except EinSyntaxError as exc:

@@ -1,6 +1,11 @@
-"""The evaluation harness: model providers, and the runner that drives them.
+"""The evaluation harness: model providers, modes, and the runner that drives them.
 
-Providers live in :mod:`closurebench.evaluate.providers`.
+* Providers (:mod:`closurebench.evaluate.providers`) register in one table,
+  :data:`PROVIDERS` (``--provider`` name -> :class:`ProviderSpec`);
+* modes (:mod:`closurebench.evaluate.modes`) own their prompts and per-instance loop and
+  register in ``MODES``;
+* the runner (:mod:`closurebench.evaluate.runner`) plans, schedules, requests with
+  retries, scores and records; results are :class:`~closurebench.schema.ResultRecord`.
 """
 
 from closurebench.evaluate.providers import (
@@ -9,6 +14,9 @@ from closurebench.evaluate.providers import (
     GenerationSettings,
     Provider,
     ProviderError,
+    ProviderOptions,
+    ProviderSpec,
+    build_provider,
     make_provider,
 )
 
@@ -18,5 +26,8 @@ __all__ = [
     "GenerationSettings",
     "Provider",
     "ProviderError",
+    "ProviderOptions",
+    "ProviderSpec",
+    "build_provider",
     "make_provider",
 ]

@@ -9,20 +9,22 @@ only when the guess happens to be right. The quickstart evaluates it, offline, t
 exercise the whole harness; point ``closurebench eval`` at a real model instead.
 
 Example:
-    >>> trivial_reply({"suite": "closure", "result_type": "set", "question": "x"})
+    >>> from types import SimpleNamespace as Rec
+    >>> trivial_reply(Rec(suite="closure", result_type="set", question="x", node_names=[]))
     '{"answer": []}'
-    >>> trivial_reply({"suite": "closure", "result_type": "string", "labels": ["B", "A"],
-    ...                "question": "There are 2 nodes: A, B."})
+    >>> trivial_reply(Rec(suite="closure", result_type="string", node_names=["B", "A"],
+    ...                   question="There are 2 nodes: A, B."))
     '{"answer": "A"}'
-    >>> trivial_reply({"suite": "grit", "task": "tsp", "question": "q"})
+    >>> trivial_reply(Rec(suite="grit", task="tsp", question="q", node_names=["x"]))
     '<answer>0</answer>'
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from typing import Any
+
+from closurebench.schema import ClosureInstance, GritInstance, Suite
 
 __all__ = ["trivial_reply"]
 
@@ -35,18 +37,18 @@ _GUESS: dict[str, Any] = {
 }
 
 
-def _first_named(record: Mapping[str, Any]) -> str:
-    labels = list(record.get("labels") or record.get("names") or [])
-    question = str(record.get("question", ""))
+def _first_named(record: ClosureInstance | GritInstance) -> str:
+    labels = list(record.node_names)
+    question = str(record.question)
     positions = [(question.find(lab), lab) for lab in labels if question.find(lab) >= 0]
     return min(positions)[1] if positions else (labels[0] if labels else "")
 
 
-def trivial_reply(record: Mapping[str, Any]) -> str:
-    """The baseline's reply text for one instance record (see the module docstring)."""
-    if record.get("suite") == "grit":
-        guess = _first_named(record) if record.get("task") == "centrality" else "0"
+def trivial_reply(record: ClosureInstance | GritInstance) -> str:
+    """The baseline's reply text for one typed instance record (see the module docstring)."""
+    if record.suite == Suite.GRIT:
+        guess = _first_named(record) if getattr(record, "task", None) == "centrality" else "0"
         return f"<answer>{guess}</answer>"
-    rtype = str(record.get("result_type"))
+    rtype = str(getattr(record, "result_type", ""))
     guess = _first_named(record) if rtype == "string" else _GUESS.get(rtype, 0)
     return json.dumps({"answer": guess}, ensure_ascii=False)

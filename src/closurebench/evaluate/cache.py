@@ -3,7 +3,8 @@
 The key is the sha256 of the canonical JSON of the generation settings (less the
 timeout, which does not change the answer) and the messages. Entries are appended to
 a JSONL file (``RUN_DIR/cache.jsonl`` by default) and flushed (fsync grouped, see
-:mod:`closurebench.evaluate.appendlog`); a partial line from a crash is ignored.
+:mod:`closurebench.evaluate.appendlog`) and read through the one JSONL reader
+(:func:`closurebench.jsonl.scan`), whose policy skips a torn or corrupt line.
 Only successful completions are cached.
 
 Example:
@@ -21,10 +22,11 @@ import hashlib
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
 from closurebench.evaluate.providers.base import Completion, GenerationSettings
+from closurebench.jsonl import scan
 
 __all__ = ["CompletionCache", "request_key"]
 
@@ -67,16 +69,13 @@ class CompletionCache:
         self._memory: dict[str, Completion] = {}
         self._index: dict[str, tuple[int, int]] = {}
         self.hits = 0
-        if self.path is not None and self.path.exists():
+        if self.path is not None:
             offset = 0
-            with self.path.open("rb") as fh:
-                for line in fh:
-                    start, offset = offset, offset + len(line)
-                    if not line.endswith(b"\n"):
-                        break  # partial tail (a later append starts a new line)
-                    entry = _parse_entry(line)
-                    if entry is not None:
-                        self._index[entry[0]] = (start, len(line))
+            for line in scan(self.path):
+                start, offset = offset, offset + len(line.raw)
+                entry = _entry(line.obj) if line.obj is not None else None
+                if entry is not None:
+                    self._index[entry[0]] = (start, len(line.raw))
         self._log: AppendLog | None = None
         self._reader: BinaryIO | None = None
 
@@ -100,7 +99,7 @@ class CompletionCache:
             if self._reader is None:
                 self._reader = self.path.open("rb")
             self._reader.seek(offset)
-            entry = _parse_entry(self._reader.read(length))
+            entry = _parse_line(self._reader.read(length))
             found = entry[1] if entry is not None and entry[0] == key else None
         if found is not None:
             self.hits += 1
@@ -132,10 +131,18 @@ class CompletionCache:
             self._reader = None
 
 
-def _parse_entry(line: bytes) -> tuple[str, Completion] | None:
-    """``(key, completion)`` of one cache line, or None for a damaged line."""
+def _entry(obj: dict[str, Any]) -> tuple[str, Completion] | None:
+    """``(key, completion)`` of one cache object, or None when it is not a cache entry."""
     try:
-        obj = json.loads(line)
         return str(obj["key"]), Completion(**obj["completion"])
-    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError):
+    except (KeyError, TypeError):
         return None
+
+
+def _parse_line(raw: bytes) -> tuple[str, Completion] | None:
+    """The entry of the line read back at an indexed offset (None if it changed since)."""
+    try:
+        obj = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    return _entry(obj) if isinstance(obj, dict) else None

@@ -1,16 +1,18 @@
 """Result records, the append-only results file, and ``summary.json``.
 
-``RUN_DIR/results.jsonl`` holds one result per line, appended and flushed as each
-instance finishes (fsync group-committed, see :mod:`closurebench.evaluate.appendlog`).
-:func:`load_results` reads it back for resume: a truncated or corrupt line (a run
-killed mid-write) is dropped and the file rewritten without it, and a repeated id
-keeps its first record, so every id appears exactly once.
+``RUN_DIR/results.jsonl`` holds one :class:`~closurebench.schema.ResultRecord` per line
+(its :meth:`~closurebench.schema.ResultRecord.to_json` form), appended and flushed as
+each instance finishes (fsync group-committed, see
+:mod:`closurebench.evaluate.appendlog`). Files are read through the one JSONL reader
+(:mod:`closurebench.jsonl`) and its damaged-line policy: a torn last line (a run killed
+mid-write) or a corrupt line is skipped, and :func:`repair_results` rewrites the file
+without it; a repeated id keeps its first record, so every id appears exactly once.
 
 Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 ``reason``, ``response``, ``reasoning``, ``usage`` {``prompt_tokens``,
 ``completion_tokens``}, ``latency_s``, ``finish_reason``, ``requests``,
 ``settings``, ``mode``, ``error``, ``extra``, plus the metadata fields of
-:data:`META_FIELDS` copied from the instance (missing ones are null).
+:data:`~closurebench.schema.META_FIELDS` copied from the instance (missing ones are null).
 
 Example:
     >>> s = summarize([{"outcome": "strict_correct", "strict": True, "lenient": True,
@@ -25,18 +27,31 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
+from closurebench.jsonl import Line, repair, scan
+from closurebench.schema import (
+    META_FIELDS,
+    ClosureInstance,
+    GritInstance,
+    Outcome,
+    ResultRecord,
+    Usage,
+    parse_result,
+)
+
+if TYPE_CHECKING:
+    from closurebench.scoring.outcome import Score
 
 __all__ = [
     "META_FIELDS",
-    "OUTCOMES",
     "ResultWriter",
     "ResultsFileError",
+    "iter_result_records",
     "iter_results",
     "load_results",
     "make_result",
@@ -45,41 +60,25 @@ __all__ = [
     "write_summary",
 ]
 
-#: The five mutually exclusive outcomes.
-OUTCOMES = ("strict_correct", "lenient_only", "wrong", "format_error", "no_answer")
-
-#: Instance fields copied into each result for reports.
-META_FIELDS = (
-    "suite",
-    "category",
-    "level",
-    "n",
-    "result_type",
-    "task",
-    "form",
-    "naming",
-    "scenario",
-)
-
 
 class ResultsFileError(ClosureBenchError, ValueError):
     """A run directory's results file cannot be used (names the file and the fix)."""
 
 
 def _jsonable(value: Any) -> Any:
+    """``value`` as plain JSON values (tuples become lists); its repr when JSON cannot hold it."""
     try:
-        json.dumps(value)
+        return json.loads(json.dumps(value))
     except (TypeError, ValueError):
         return repr(value)
-    return value
 
 
 def make_result(
-    record: dict[str, Any],
+    record: ClosureInstance | GritInstance,
     *,
     mode: str,
     settings: dict[str, Any],
-    score: Any = None,
+    score: Score | None = None,
     response: str = "",
     reasoning: str | None = None,
     prompt_tokens: int = 0,
@@ -89,94 +88,114 @@ def make_result(
     requests: int = 0,
     error: str | None = None,
     extra: dict[str, Any] | None = None,
-) -> dict[str, Any]:
-    """Build one result record.
+) -> ResultRecord:
+    """Build the result record of one instance.
 
     Args:
-        record: The dataset instance.
+        record: The typed instance record (``.id`` and the :data:`META_FIELDS` it has
+            are read as attributes).
         mode: Mode name.
         settings: Generation settings as a dict.
-        score: The score, or None when the request failed (outcome ``no_answer``).
+        score: The score, or None when the instance failed (outcome ``no_answer``).
         response: Final response text.
         reasoning: Separate reasoning text, if any.
         prompt_tokens: Prompt tokens used.
         completion_tokens: Completion tokens used.
         latency_s: Request seconds.
         finish_reason: Finish reason of the last request.
-        requests: Number of model calls that produced the answer.
+        requests: Number of model calls the instance took.
         error: Error message when the instance failed after all retries.
         extra: Mode-specific details.
 
     Returns:
-        The result dict.
+        The :class:`~closurebench.schema.ResultRecord`.
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> r = make_result(SimpleNamespace(id="a", suite="closure", level=1), mode="direct",
+        ...                 settings={}, error="boom")
+        >>> r.outcome, r.level, r.task, r.error
+        (<Outcome.NO_ANSWER: 'no_answer'>, 1, None, 'boom')
     """
-    if score is None:
-        outcome, strict, lenient, extracted, reason = "no_answer", False, False, None, error
-    else:
-        outcome = str(score.outcome)
-        strict, lenient = bool(score.strict), bool(score.lenient)
-        extracted = _jsonable(getattr(score, "extracted", None))
-        reason = getattr(score, "reason", None)
-    result: dict[str, Any] = {
-        "id": record["id"],
-        "outcome": outcome,
-        "strict": strict,
-        "lenient": lenient,
-        "extracted": extracted,
-        "reason": reason,
-        "response": response,
-        "reasoning": reasoning,
-        "usage": {"prompt_tokens": int(prompt_tokens), "completion_tokens": int(completion_tokens)},
-        "latency_s": round(float(latency_s), 6),
-        "finish_reason": finish_reason,
-        "requests": requests,
-        "settings": settings,
-        "mode": mode,
-        "error": error,
-        "extra": _jsonable(extra or {}),
-    }
+    meta: dict[str, Any] = {}
     for key in META_FIELDS:
-        result[key] = record.get(key)
-    return result
+        value = getattr(record, key, None)
+        meta[key] = str(value) if isinstance(value, str) else value  # enums as their strings
+    if score is None:
+        outcome, strict, lenient, extracted, reason = Outcome.NO_ANSWER, False, False, None, error
+    else:
+        outcome, strict, lenient = Outcome(score.outcome), bool(score.strict), bool(score.lenient)
+        extracted, reason = _jsonable(score.extracted), score.reason
+    return ResultRecord(
+        id=str(record.id),
+        outcome=outcome,
+        strict=strict,
+        lenient=lenient,
+        extracted=extracted,
+        reason=reason,
+        response=response,
+        reasoning=reasoning,
+        usage=Usage(prompt_tokens=int(prompt_tokens), completion_tokens=int(completion_tokens)),
+        latency_s=round(float(latency_s), 6),
+        finish_reason=finish_reason,
+        requests=requests,
+        settings=settings,
+        mode=mode,
+        error=error,
+        extra=_jsonable(extra or {}),
+        **meta,
+    )
 
 
-def _scan(path: Path) -> Iterator[tuple[bytes, dict[str, Any] | None]]:
-    """Yield ``(raw line, result or None)`` for every line; None marks a line to drop.
+def _first_per_id(path: Path) -> Iterator[tuple[Line, dict[str, Any] | None]]:
+    """Every line of ``path`` with its result, or None when the line is to be dropped.
 
-    A line is dropped when it is not a JSON object with an ``id``, repeats an earlier
-    id, or is the last line and lacks its newline (written only partly).
+    A line is dropped when the one reader finds it damaged (torn, corrupt, blank), when
+    it has no ``id``, or when it repeats an earlier id (the first record wins).
     """
     seen: set[str] = set()
-    with path.open("rb") as fh:
-        for line in fh:
-            obj: Any = None
-            if line.endswith(b"\n"):
-                try:
-                    obj = json.loads(line)
-                except (json.JSONDecodeError, UnicodeDecodeError):
-                    obj = None
-            if isinstance(obj, dict) and "id" in obj and str(obj["id"]) not in seen:
-                seen.add(str(obj["id"]))
-                yield line, obj
-            else:
-                yield line, None
+    for line in scan(path):
+        obj = line.obj
+        if obj is not None and "id" in obj and str(obj["id"]) not in seen:
+            seen.add(str(obj["id"]))
+            yield line, obj
+        else:
+            yield line, None
 
 
 def iter_results(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Stream the valid results of a results file (first per id), without repairing it.
+    """Stream the valid results of a results file as JSON objects (first per id).
+
+    The file is not modified (see :func:`repair_results`) and lines are not validated,
+    so the runner's summary stays cheap; :func:`iter_result_records` validates.
 
     Args:
         path: ``RUN_DIR/results.jsonl`` (a missing file yields nothing).
 
     Yields:
-        Result dicts, in file order.
+        Result objects, in file order.
     """
-    p = Path(path)
-    if not p.exists():
-        return
-    for _line, obj in _scan(p):
+    for _line, obj in _first_per_id(Path(path)):
         if obj is not None:
             yield obj
+
+
+def iter_result_records(path: str | Path) -> Iterator[ResultRecord]:
+    """Stream the valid results of a results file as typed records (first per id).
+
+    Args:
+        path: ``RUN_DIR/results.jsonl`` (a missing file yields nothing).
+
+    Yields:
+        :class:`~closurebench.schema.ResultRecord` objects, in file order.
+
+    Raises:
+        DatasetFileError: for a line that is JSON but not a result record (names the
+            file, line and field).
+    """
+    for line, obj in _first_per_id(Path(path)):
+        if obj is not None:
+            yield parse_result(obj, where=f"{path}:{line.lineno}")
 
 
 def repair_results(
@@ -184,8 +203,9 @@ def repair_results(
 ) -> set[str]:
     """Rewrite a results file without damaged lines (and without ``drop``-ped results).
 
-    Streams the file, so memory stays small for any run size; the file is replaced
-    atomically, and only when something was removed.
+    Streams the file (through :func:`closurebench.jsonl.repair`), so memory holds only
+    ids and line numbers; the file is replaced atomically, and only when something is
+    removed.
 
     Args:
         path: ``RUN_DIR/results.jsonl`` (a missing file means no results).
@@ -195,40 +215,26 @@ def repair_results(
         The ids of the results kept.
     """
     p = Path(path)
-    if not p.exists():
-        return set()
     kept: set[str] = set()
-    dirty = False
-    for _line, obj in _scan(p):
-        if obj is None or (drop is not None and drop(obj)):
-            dirty = True
-        else:
+    keep_lines: set[int] = set()
+    for line, obj in _first_per_id(p):
+        if obj is not None and (drop is None or not drop(obj)):
             kept.add(str(obj["id"]))
-    if dirty:
-        tmp = p.with_suffix(p.suffix + ".tmp")
-        with tmp.open("wb") as out:
-            for line, obj in _scan(p):
-                if obj is not None and (drop is None or not drop(obj)):
-                    out.write(line)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, p)
+            keep_lines.add(line.lineno)
+    repair(p, keep=lambda line: line.lineno in keep_lines)
     return kept
 
 
 def load_results(path: str | Path) -> list[dict[str, Any]]:
-    """Read a results file for resume, repairing a truncated tail.
+    """Read a results file for resume, repairing a damaged tail.
 
-    Complete lines that parse as objects with an ``id`` are kept (first per id);
-    anything else (a partial last line from a killed run, a corrupt line) is dropped
-    and the file is rewritten atomically without it. For large runs prefer
-    :func:`repair_results` and :func:`iter_results`, which stream.
+    For large runs prefer :func:`repair_results` and :func:`iter_results`, which stream.
 
     Args:
         path: ``RUN_DIR/results.jsonl`` (a missing file means no results).
 
     Returns:
-        The kept results, in file order.
+        The kept results (first per id), in file order.
     """
     repair_results(path)
     return list(iter_results(path))
@@ -249,13 +255,13 @@ class ResultWriter:
         self.path = Path(path)
         self._log = AppendLog(self.path, sync_interval_s=sync_interval_s)
 
-    def write(self, result: dict[str, Any]) -> None:
-        """Append one result and flush it to the operating system.
+    def write(self, result: ResultRecord) -> None:
+        """Append one result (its JSON form) and flush it to the operating system.
 
         Args:
             result: A result record.
         """
-        self._log.append(json.dumps(result, ensure_ascii=False))
+        self._log.append(json.dumps(result.to_json(), ensure_ascii=False))
 
     def close(self) -> None:
         """fsync and close the file."""
@@ -274,7 +280,7 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Aggregate results into the ``summary.json`` dict (one streaming pass).
 
     Accuracies are over all results (a failed request counts as ``no_answer``).
@@ -284,13 +290,14 @@ def summarize(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     instances (no ``error``).
 
     Args:
-        results: Result records (any iterable; consumed once).
+        results: Result objects (the JSON form, e.g. from :func:`iter_results`; any
+            iterable, consumed once).
 
     Returns:
         The summary dict.
     """
     total = strict = lenient = errors = 0
-    outcomes = dict.fromkeys(OUTCOMES, 0)
+    outcomes: dict[str, int] = {o.value: 0 for o in Outcome}
     prompt_total = completion_total = 0.0
     latencies: list[float] = []
     suites: set[str] = set()

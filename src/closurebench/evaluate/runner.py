@@ -1,48 +1,49 @@
-"""The evaluation runner: bounded concurrency, retries, cache, resume, progress.
+"""The evaluation runner: plan, schedule, request with retries, score, record.
 
 :func:`run_eval` evaluates instances with a provider under a mode and writes
 ``RUN_DIR/results.jsonl`` (one flushed line per instance), ``RUN_DIR/cache.jsonl``
 (completions keyed by request), ``RUN_DIR/run.json`` (the run's mode and settings)
-and, at the end, ``RUN_DIR/summary.json``.
+and, at the end, ``RUN_DIR/summary.json``. It is a short composition of named steps:
 
-* Concurrency: ``concurrency`` workers share one queue.
-* Timeout: each request is bounded by ``settings.timeout_s`` (by the runner, or by a
-  provider with ``enforces_timeout``, such as a local model that stops generating).
-* Retries: a retryable :class:`ProviderError` (or a timeout) is retried up to
-  ``retries`` times with exponential backoff and jitter, seeded per instance and
-  attempt; the error's ``retry_after_s`` (from a ``Retry-After`` header)
-  is respected. A failure after that is recorded as outcome ``no_answer`` with the
-  message in ``error``; the run never crashes on one instance.
-* Resume: ids already in ``results.jsonl`` are skipped; a truncated last line from a
-  killed run is repaired (see :func:`closurebench.evaluate.records.repair_results`).
-  Earlier results are streamed, never held in memory; the cache keeps only an index.
-  Each line is flushed as its instance finishes, so a killed process loses nothing;
-  fsync is group-committed every ``sync_interval_s`` (a machine crash loses at most
-  that window, which the resume re-runs).
-* Cache: a request seen before (same settings and messages) costs nothing.
+* **plan** (:func:`plan_run`): check ``run.json``, repair the results file, skip the
+  ids already done (resume), and list the instances left to do;
+* **schedule** (:func:`schedule`): ``concurrency`` workers share one queue;
+* **request with retries** (:class:`Requester`): cache lookup, a timeout of
+  ``settings.timeout_s`` (by the runner, or by a provider with ``enforces_timeout``,
+  such as a local model that stops generating), and up to ``retries`` retries of a
+  retryable :class:`ProviderError` (or a timeout) with exponential backoff and jitter,
+  seeded per instance and attempt; the error's ``retry_after_s`` (a ``Retry-After``
+  header) is respected;
+* **score** (:class:`InstanceEvaluator`): the mode's per-instance loop
+  (:meth:`Mode.run`) turns requests into a score; a failure after the retries (or a
+  bug in a mode) becomes outcome ``no_answer`` with the message in ``error``, so the run
+  never crashes on one instance;
+* **record** (:class:`Recorder`): build the
+  :class:`~closurebench.schema.ResultRecord`, append and flush its line, advance the
+  progress bar. Earlier results are streamed, never held in memory; fsync is
+  group-committed every ``sync_interval_s`` (a machine crash loses at most that
+  window, which the resume re-runs).
 
-Example:
-    >>> recs = [{"id": f"i{k}", "category": "a" if k % 2 else "b"} for k in range(6)]
-    >>> [r["id"] for r in select_instances(recs, categories=["a"], limit=2)]
-    ['i1', 'i3']
+The steps live in their own modules where they stand alone:
+:mod:`~closurebench.evaluate.options` (:class:`RunOptions`, :class:`RunStats`),
+:mod:`~closurebench.evaluate.selection` (:func:`select_instances`),
+:mod:`~closurebench.evaluate.requests` (:class:`Requester`, :func:`backoff_delay`) and
+:mod:`~closurebench.evaluate.progress`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import random
-import time
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from closurebench.errors import ConfigError
-from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S
-from closurebench.evaluate.cache import CompletionCache, request_key
-from closurebench.evaluate.modes import Mode, get_mode
+from closurebench.evaluate.cache import CompletionCache
+from closurebench.evaluate.modes import AnyInstance, Message, Mode, get_mode
+from closurebench.evaluate.options import RunOptions, RunStats
+from closurebench.evaluate.progress import ProgressBar
 from closurebench.evaluate.providers.base import (
     Completion,
     GenerationSettings,
@@ -58,8 +59,23 @@ from closurebench.evaluate.records import (
     summarize,
     write_summary,
 )
+from closurebench.evaluate.requests import Requester, backoff_delay
+from closurebench.evaluate.selection import select_instances
+from closurebench.schema import ResultRecord
 
-__all__ = ["RunOptions", "RunStats", "backoff_delay", "run_eval", "select_instances"]
+__all__ = [
+    "InstanceEvaluator",
+    "Recorder",
+    "Requester",
+    "RunOptions",
+    "RunPlan",
+    "RunStats",
+    "backoff_delay",
+    "plan_run",
+    "run_eval",
+    "schedule",
+    "select_instances",
+]
 
 RESULTS_FILE = "results.jsonl"
 CACHE_FILE = "cache.jsonl"
@@ -68,160 +84,35 @@ RUN_FILE = "run.json"
 
 
 @dataclass
-class RunOptions:
-    """How a run is carried out (none of these change the answers).
+class RunPlan:
+    """What a run has left to do, after resume (see :func:`plan_run`).
 
     Attributes:
-        concurrency: Requests in flight at once.
-        retries: Extra attempts after a retryable failure.
-        backoff_base_s: First backoff delay; doubles with each attempt.
-        backoff_max_s: Upper bound of one backoff delay.
-        seed: Seed of the backoff jitter.
-        cache_path: Cache file (default ``RUN_DIR/cache.jsonl``); None disables
-            the file (an in-memory cache only) when ``use_cache`` is False.
-        use_cache: Read and write the completion cache.
-        retry_errors: On resume, re-run instances whose earlier result has an error.
-        progress: Show a progress bar on stderr.
-        sync_interval_s: Seconds between fsyncs of the results and cache files
-            (0: fsync every line; lines are flushed to the OS either way).
+        out_dir: The run directory.
+        todo: The instances still to evaluate, in the given order.
+        selected_ids: Ids of every selected instance (done or not).
+        done_ids: Ids already in the results file.
+        stats: The run's counters (``selected`` and ``skipped`` filled in).
     """
 
-    concurrency: int = 8
-    retries: int = 4
-    backoff_base_s: float = 1.0
-    backoff_max_s: float = 60.0
-    seed: int = 0
-    cache_path: Path | None = None
-    use_cache: bool = True
-    retry_errors: bool = False
-    progress: bool = True
-    sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
+    out_dir: Path
+    todo: list[AnyInstance]
+    selected_ids: set[str]
+    done_ids: set[str]
+    stats: RunStats
 
+    @property
+    def results_path(self) -> Path:
+        """``RUN_DIR/results.jsonl``."""
+        return self.out_dir / RESULTS_FILE
 
-@dataclass
-class RunStats:
-    """What one call of :func:`run_eval` did.
-
-    Attributes:
-        selected: Instances selected for the run.
-        skipped: Instances already in the results file (resumed).
-        evaluated: Instances evaluated in this call.
-        requests: Provider requests sent (including retried attempts).
-        retries: Retried attempts.
-        cache_hits: Requests answered from the cache.
-        failures: Instances recorded with an error.
-        summary: The summary written to ``summary.json``.
-    """
-
-    selected: int = 0
-    skipped: int = 0
-    evaluated: int = 0
-    requests: int = 0
-    retries: int = 0
-    cache_hits: int = 0
-    failures: int = 0
-    summary: dict[str, Any] = field(default_factory=dict)
-
-
-def _stratum(record: dict[str, Any]) -> str:
-    return str(record.get("category") or record.get("task") or "")
-
-
-def select_instances(
-    records: Sequence[dict[str, Any]],
-    *,
-    categories: Sequence[str] | None = None,
-    tasks: Sequence[str] | None = None,
-    sample: int | None = None,
-    limit: int | None = None,
-    seed: int = 0,
-) -> list[dict[str, Any]]:
-    """Filter, sample and limit instances (in that order), keeping file order.
-
-    Args:
-        records: Dataset records.
-        categories: Keep only these ClosureBench categories.
-        tasks: Keep only these GRIT tasks.
-        sample: Draw this many, stratified by category/task (round-robin over the
-            strata in a seeded order, each stratum shuffled with the seed).
-        limit: Keep the first ``limit`` after filtering and sampling.
-        seed: Seed of the sample.
-
-    Returns:
-        The selected records.
-
-    Raises:
-        ConfigError: for a negative ``sample`` or ``limit``, or a filter matching nothing.
-    """
-    out = list(records)
-    if categories:
-        wanted = set(categories)
-        out = [r for r in out if r.get("category") in wanted]
-    if tasks:
-        wanted = set(tasks)
-        out = [r for r in out if r.get("task") in wanted]
-    if (categories or tasks) and not out and records:
-        raise ConfigError(
-            f"no instance matches categories={list(categories or [])} "
-            f"tasks={list(tasks or [])}; check the names against the dataset"
-        )
-    if sample is not None:
-        if sample < 0:
-            raise ConfigError(f"--sample must be >= 0, got {sample}")
-        rng = random.Random(seed)
-        groups: dict[str, list[int]] = defaultdict(list)
-        for i, r in enumerate(out):
-            groups[_stratum(r)].append(i)
-        order = sorted(groups)
-        rng.shuffle(order)
-        for key in order:
-            rng.shuffle(groups[key])
-        picked: list[int] = []
-        depth = 0
-        while len(picked) < min(sample, len(out)):
-            for key in order:
-                if depth < len(groups[key]) and len(picked) < sample:
-                    picked.append(groups[key][depth])
-            depth += 1
-        out = [out[i] for i in sorted(picked)]
-    if limit is not None:
-        if limit < 0:
-            raise ConfigError(f"--limit must be >= 0, got {limit}")
-        out = out[:limit]
-    return out
-
-
-def backoff_delay(
-    attempt: int,
-    *,
-    base_s: float,
-    max_s: float,
-    rng: random.Random,
-    retry_after: float | None = None,
-) -> float:
-    """Seconds to wait before retry number ``attempt + 1``.
-
-    Exponential (``base_s * 2**attempt``, capped at ``max_s``) with "equal jitter"
-    (uniform in the upper half); a server's ``Retry-After`` wins when it is longer.
-
-    Args:
-        attempt: 0 for the first retry.
-        base_s: Base delay.
-        max_s: Cap of the exponential part.
-        rng: Seeded random source for the jitter.
-        retry_after: Seconds the server asked for, if any.
-
-    Returns:
-        The delay in seconds.
-    """
-    ceiling = min(max_s, base_s * (2**attempt))
-    delay = ceiling / 2 + rng.random() * ceiling / 2
-    if retry_after is not None and retry_after > delay:
-        delay = float(retry_after)
-    return delay
+    def selected_results(self) -> Iterable[dict[str, Any]]:
+        """Stream the results file's records of the selected instances (first per id)."""
+        return (r for r in iter_results(self.results_path) if str(r["id"]) in self.selected_ids)
 
 
 def _check_run_file(out: Path, meta: dict[str, Any]) -> None:
+    """Write ``run.json``, or check that the run there has the same mode and settings."""
     path = out / RUN_FILE
     if path.exists():
         try:
@@ -239,88 +130,215 @@ def _check_run_file(out: Path, meta: dict[str, Any]) -> None:
     path.write_text(json.dumps(meta, sort_keys=True, indent=2) + "\n", encoding="utf-8")
 
 
-class _Progress:
-    """A rich progress bar (or nothing) with accuracy and token counters."""
+def plan_run(
+    instances: Sequence[AnyInstance],
+    out: str | Path,
+    *,
+    mode: str,
+    settings: GenerationSettings,
+    provider_name: str,
+    retry_errors: bool = False,
+) -> RunPlan:
+    """Prepare the run directory and list what is left to do.
 
-    UPDATE_EVERY_S = 0.1
+    Creates ``out``, checks (or writes) ``run.json``, repairs ``results.jsonl``
+    (dropping failed results when ``retry_errors``) and skips the ids already done.
 
-    def __init__(self, enabled: bool, total: int, done: Iterable[dict[str, Any]]) -> None:
-        self.enabled = enabled
-        self.strict = self.count = self.tokens = 0
-        for r in done:
-            self.count += 1
-            self.strict += bool(r.get("strict"))
-            self.tokens += int((r.get("usage") or {}).get("completion_tokens") or 0)
-        self.start = time.monotonic()
-        self.new = 0
-        self._unshown = 0
-        self._last_update = 0.0
-        self._progress: Any = None
-        if not enabled:
-            return
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
+    Args:
+        instances: The selected instances.
+        out: The run directory.
+        mode: The mode name.
+        settings: The generation settings.
+        provider_name: Recorded in ``run.json``.
+        retry_errors: Re-run instances whose earlier result has an error.
+
+    Returns:
+        The plan.
+
+    Raises:
+        ResultsFileError: if ``out`` holds a run with another mode or settings.
+    """
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    comparable = {k: v for k, v in settings.to_dict().items() if k != "timeout_s"}
+    _check_run_file(out_dir, {"mode": mode, "settings": comparable, "provider": provider_name})
+    # Streamed: memory holds ids and counters, never the earlier results themselves.
+    done_ids = repair_results(
+        out_dir / RESULTS_FILE, drop=(lambda r: bool(r.get("error"))) if retry_errors else None
+    )
+    todo = [r for r in instances if str(r.id) not in done_ids]
+    stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
+    return RunPlan(out_dir, todo, {str(r.id) for r in instances}, done_ids, stats)
+
+
+# ------------------------------------------------------------------- schedule
+
+
+_T = TypeVar("_T")
+
+
+async def schedule(
+    items: Sequence[_T], work: Callable[[_T], Awaitable[None]], concurrency: int
+) -> None:
+    """Run ``work`` on every item with at most ``concurrency`` running at once.
+
+    Workers share one queue, so a slow item holds up only its own worker.
+
+    Args:
+        items: The items, taken in order.
+        work: The coroutine function applied to each item.
+        concurrency: Number of workers.
+
+    Example:
+        >>> seen = []
+        >>> async def work(x):
+        ...     seen.append(x)
+        >>> asyncio.run(schedule([1, 2, 3], work, concurrency=2)); sorted(seen)
+        [1, 2, 3]
+    """
+    queue: asyncio.Queue[_T] = asyncio.Queue()
+    for item in items:
+        queue.put_nowait(item)
+
+    async def worker() -> None:
+        while True:
+            try:
+                item = queue.get_nowait()
+            except asyncio.QueueEmpty:
+                return
+            await work(item)
+
+    workers = [asyncio.create_task(worker()) for _ in range(min(concurrency, len(items)))]
+    await asyncio.gather(*workers)
+
+
+# ------------------------------------------------------- request with retries
+
+
+# ---------------------------------------------------------------------- score
+
+
+class InstanceEvaluator:
+    """Score one instance: run the mode's per-instance loop and build its result.
+
+    Attributes:
+        mode: The evaluation mode.
+        request: The runner's request function.
+        settings: Generation settings as a dict (recorded in each result).
+        stats: The run's counters (``failures`` is updated here).
+    """
+
+    def __init__(
+        self,
+        mode: Mode,
+        request: Callable[[str, list[Message]], Awaitable[Completion]],
+        settings: Mapping[str, Any],
+        stats: RunStats,
+    ) -> None:
+        """Bind the evaluator.
+
+        Args:
+            mode: The mode.
+            request: ``(request id, messages) -> completion`` (a :class:`Requester`).
+            settings: Generation settings as a dict.
+            stats: The run's counters.
+        """
+        self.mode = mode
+        self.request = request
+        self.settings = dict(settings)
+        self.stats = stats
+
+    async def __call__(self, record: AnyInstance) -> ResultRecord:
+        """The result of ``record`` (a failed instance gets ``no_answer`` and its error).
+
+        Args:
+            record: The instance.
+
+        Returns:
+            Its result record.
+        """
+        rid = str(record.id)
+        calls = 0
+
+        async def complete(messages: list[Message]) -> Completion:
+            nonlocal calls
+            calls += 1
+            return await self.request(f"{rid}#{calls}", messages)
+
+        try:
+            output = await self.mode.run(record, complete)
+        except Exception as exc:  # a failed request, or a bug in a mode or scorer
+            self.stats.failures += 1
+            name = "ProviderError" if isinstance(exc, ProviderError) else type(exc).__name__
+            return make_result(
+                record,
+                mode=self.mode.name,
+                settings=self.settings,
+                requests=calls,
+                error=f"{name}: {exc}",
+            )
+        return make_result(
+            record,
+            mode=self.mode.name,
+            settings=self.settings,
+            score=output.score,
+            response=output.response,
+            reasoning=output.reasoning,
+            prompt_tokens=output.prompt_tokens,
+            completion_tokens=output.completion_tokens,
+            latency_s=output.latency_s,
+            finish_reason=output.finish_reason,
+            requests=max(calls, output.requests if calls else 0),
+            extra=output.extra,
         )
 
-        self._progress = Progress(
-            TextColumn("[bold]eval"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn("{task.fields[stats]}"),
-            console=Console(stderr=True),
-            transient=False,
-        )
-        self._progress.start()
-        self._task = self._progress.add_task(
-            "eval", total=total, completed=self.count, rate="", stats=self._stats()
-        )
 
-    def _stats(self) -> str:
-        acc = f"{100 * self.strict / self.count:.1f}%" if self.count else "-"
-        return f"strict {acc}  tok {self.tokens}"
+# --------------------------------------------------------------------- record
 
-    def advance(self, result: dict[str, Any]) -> None:
-        self.count += 1
-        self.new += 1
-        self._unshown += 1
-        self.strict += bool(result.get("strict"))
-        self.tokens += int((result.get("usage") or {}).get("completion_tokens") or 0)
-        if self._progress is not None:
-            now = time.monotonic()
-            # Redrawing costs ~0.2 ms; the bar refreshes 10 times a second anyway.
-            if now - self._last_update >= self.UPDATE_EVERY_S:
-                self._show(now)
 
-    def _show(self, now: float) -> None:
-        elapsed = max(now - self.start, 1e-9)
-        self._progress.update(
-            self._task,
-            advance=self._unshown,
-            rate=f"{self.new / elapsed:.2f}/s",
-            stats=self._stats(),
-        )
-        self._unshown = 0
-        self._last_update = now
+class Recorder:
+    """Append each result to ``results.jsonl`` (one flushed line), count it, show it.
 
-    def close(self) -> None:
-        if self._progress is not None:
-            if self._unshown:
-                self._show(time.monotonic())
-            self._progress.stop()
+    Attributes:
+        writer: The results file writer.
+        progress: The progress display.
+        stats: The run's counters (``evaluated`` is updated here).
+    """
+
+    def __init__(self, writer: ResultWriter, progress: ProgressBar, stats: RunStats) -> None:
+        """Bind the recorder.
+
+        Args:
+            writer: The results file writer.
+            progress: The progress display.
+            stats: The run's counters.
+        """
+        self.writer = writer
+        self.progress = progress
+        self.stats = stats
+
+    def __call__(self, result: ResultRecord) -> None:
+        """Record one result.
+
+        Args:
+            result: The instance's result record.
+        """
+        self.writer.write(result)
+        self.stats.evaluated += 1
+        self.progress.advance(result)
+
+
+def _finish(plan: RunPlan) -> dict[str, Any]:
+    """Summarise the selected instances' results into ``summary.json``; return it."""
+    summary = summarize(plan.selected_results())
+    summary["run"] = plan.stats.counters()
+    write_summary(plan.out_dir / SUMMARY_FILE, summary)
+    plan.stats.summary = summary
+    return summary
 
 
 async def run_eval(
-    instances: Sequence[dict[str, Any]],
+    instances: Sequence[AnyInstance],
     provider: Provider,
     mode: Mode | str,
     settings: GenerationSettings,
@@ -330,7 +348,7 @@ async def run_eval(
     """Evaluate ``instances`` and write the run directory ``out``.
 
     Args:
-        instances: Selected dataset records (see :func:`select_instances`).
+        instances: Selected typed instance records (see :func:`select_instances`).
         provider: The model backend (not closed here).
         mode: A :class:`Mode` or its registry name.
         settings: Generation settings for every request.
@@ -345,172 +363,40 @@ async def run_eval(
         ConfigError: for an unknown mode name or a bad option.
     """
     opts = options or RunOptions()
-    if opts.concurrency < 1:
-        raise ConfigError(f"--concurrency must be >= 1, got {opts.concurrency}")
-    if opts.retries < 0:
-        raise ConfigError(f"--retries must be >= 0, got {opts.retries}")
-    if opts.sync_interval_s < 0:
-        raise ConfigError(f"--fsync-interval must be >= 0, got {opts.sync_interval_s}")
+    opts.check()
     the_mode = get_mode(mode) if isinstance(mode, str) else mode
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    settings_dict = settings.to_dict()
-    comparable = {k: v for k, v in settings_dict.items() if k != "timeout_s"}
-    _check_run_file(
-        out_dir,
-        {"mode": the_mode.name, "settings": comparable, "provider": getattr(provider, "name", "")},
+    plan = plan_run(
+        instances,
+        out,
+        mode=the_mode.name,
+        settings=settings,
+        provider_name=str(getattr(provider, "name", "")),
+        retry_errors=opts.retry_errors,
     )
-
-    results_path = out_dir / RESULTS_FILE
-    # Streamed: memory holds ids and counters, never the earlier results themselves.
-    done_ids = repair_results(
-        results_path, drop=(lambda r: bool(r.get("error"))) if opts.retry_errors else None
-    )
-    selected_ids = {str(r["id"]) for r in instances}
-    todo = [r for r in instances if str(r["id"]) not in done_ids]
-    stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
-
-    cache_path = opts.cache_path if opts.cache_path is not None else out_dir / CACHE_FILE
+    stats = plan.stats
+    cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
     cache = CompletionCache(
         cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
     )
-    writer = ResultWriter(results_path, sync_interval_s=opts.sync_interval_s)
-    progress = _Progress(
+    writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
+    progress = ProgressBar(
         opts.progress,
         len(instances),
-        (r for r in iter_results(results_path) if str(r["id"]) in selected_ids)
-        if opts.progress and done_ids
-        else (),
+        plan.selected_results() if opts.progress and plan.done_ids else (),
     )
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    for record in todo:
-        queue.put_nowait(record)
+    evaluate = InstanceEvaluator(
+        the_mode, Requester(provider, settings, cache, opts, stats), settings.to_dict(), stats
+    )
+    record = Recorder(writer, progress, stats)
 
-    # A provider that bounds the time itself (a local model) is not cut off from outside.
-    self_timed = bool(getattr(provider, "enforces_timeout", False))
-
-    async def request(record_id: str, messages: list[dict[str, str]]) -> Completion:
-        key = request_key(settings, messages)
-        if opts.use_cache:
-            hit = cache.get(key)
-            if hit is not None:
-                stats.cache_hits += 1
-                return hit
-        attempt = 0
-        while True:
-            stats.requests += 1
-            try:
-                call = provider.complete(messages, settings)
-                completion = await (
-                    call if self_timed else asyncio.wait_for(call, timeout=settings.timeout_s + 0.5)
-                )
-            except TimeoutError:
-                error: ProviderError = ProviderError(
-                    f"request timed out after {settings.timeout_s:g}s; raise --timeout "
-                    "or check the server",
-                    retryable=True,
-                )
-            except ProviderError as exc:
-                error = exc
-            else:
-                if opts.use_cache:
-                    cache.put(key, completion)
-                return completion
-            if not error.retryable or attempt >= opts.retries:
-                if attempt:
-                    raise ProviderError(
-                        f"{error} (after {attempt + 1} attempts)",
-                        retryable=error.retryable,
-                        status=error.status,
-                    ) from error
-                raise error
-            rng = random.Random(f"{opts.seed}:{record_id}:{attempt}")
-            retry_after = getattr(error, "retry_after_s", None)
-            await asyncio.sleep(
-                backoff_delay(
-                    attempt,
-                    base_s=opts.backoff_base_s,
-                    max_s=opts.backoff_max_s,
-                    rng=rng,
-                    retry_after=retry_after if isinstance(retry_after, int | float) else None,
-                )
-            )
-            attempt += 1
-            stats.retries += 1
-
-    async def evaluate(record: dict[str, Any]) -> dict[str, Any]:
-        rid = str(record["id"])
-        calls = 0
-
-        async def complete(messages: list[dict[str, str]]) -> Completion:
-            nonlocal calls
-            calls += 1
-            return await request(f"{rid}#{calls}", messages)
-
-        try:
-            output = await the_mode.run(record, complete)
-        except ProviderError as exc:
-            stats.failures += 1
-            return make_result(
-                record,
-                mode=the_mode.name,
-                settings=settings_dict,
-                requests=calls,
-                error=f"ProviderError: {exc}",
-            )
-        except Exception as exc:  # a bug in a mode or scorer must not stop the run
-            stats.failures += 1
-            return make_result(
-                record,
-                mode=the_mode.name,
-                settings=settings_dict,
-                requests=calls,
-                error=f"{type(exc).__name__}: {exc}",
-            )
-        return make_result(
-            record,
-            mode=the_mode.name,
-            settings=settings_dict,
-            score=output.score,
-            response=output.response,
-            reasoning=output.reasoning,
-            prompt_tokens=output.prompt_tokens,
-            completion_tokens=output.completion_tokens,
-            latency_s=output.latency_s,
-            finish_reason=output.finish_reason,
-            requests=max(calls, output.requests if calls else 0),
-            extra=output.extra,
-        )
-
-    async def worker() -> None:
-        while True:
-            try:
-                record = queue.get_nowait()
-            except asyncio.QueueEmpty:
-                return
-            result = await evaluate(record)
-            writer.write(result)
-            stats.evaluated += 1
-            progress.advance(result)
+    async def work(instance: AnyInstance) -> None:
+        record(await evaluate(instance))
 
     try:
-        workers = [asyncio.create_task(worker()) for _ in range(min(opts.concurrency, len(todo)))]
-        await asyncio.gather(*workers)
+        await schedule(plan.todo, work, opts.concurrency)
     finally:
         progress.close()
         writer.close()
         cache.close()
-
-    summary = summarize(r for r in iter_results(results_path) if str(r["id"]) in selected_ids)
-    summary["run"] = {
-        "selected": stats.selected,
-        "skipped": stats.skipped,
-        "evaluated": stats.evaluated,
-        "requests": stats.requests,
-        "retries": stats.retries,
-        "cache_hits": stats.cache_hits,
-        "failures": stats.failures,
-    }
-    write_summary(out_dir / SUMMARY_FILE, summary)
-    stats.summary = summary
+    _finish(plan)
     return stats

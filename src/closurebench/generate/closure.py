@@ -29,7 +29,7 @@ is exactly 25 / 25. Every rendered question is read back by the independent read
 Example:
     >>> recs = generate_records(ClosureConfig(split="heldout", seed=0, count=2,
     ...                                       categories=("reach_then_count", "reachability")))
-    >>> [r["category"] for r in recs], recs[0]["suite"]
+    >>> [r.category for r in recs], recs[0].suite.value
     (['reachability', 'reach_then_count'], 'closure')
 """
 
@@ -43,11 +43,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from closurebench import __version__
 from closurebench.errors import ConfigError, SamplingError
 from closurebench.generate.io import write_jsonl
+from closurebench.jsonl import clean
+from closurebench.schema import ClosureInstance, ResultType, Suite
 from closurebench.seeding import derive_seed, rng
 from closurebench.surface.closure import ENCODINGS, certify, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
@@ -75,6 +77,14 @@ STAGES = ("sample", "solve", "ein", "python", "render", "certify")
 
 #: Default number of instances per split.
 SPLITS: Mapping[str, int] = {"train": 1300, "heldout": 1300, "finetune": 2500}
+
+
+class _HasQuestion(Protocol):
+    @property
+    def question(self) -> str: ...
+
+
+R = TypeVar("R", bound=_HasQuestion)
 
 
 @dataclass(frozen=True)
@@ -154,7 +164,7 @@ class ClosureConfig:
         """``(category, index within category)`` for each instance, interleaved."""
         cats = self.selected()
         per = [self.total() // len(cats) + (k < self.total() % len(cats)) for k in range(len(cats))]
-        out = []
+        out: list[tuple[str, int]] = []
         for i in range(max(per)):
             out.extend((cat, i) for cat, m in zip(cats, per, strict=True) if i < m)
         return out
@@ -189,7 +199,7 @@ def generate_instance(
     index: int,
     seen: set[str] | None = None,
     timings: dict[str, float] | None = None,
-) -> dict[str, Any]:
+) -> ClosureInstance:
     """Generate one certified instance record (see the module docstring for seeds).
 
     With ``timings``, the seconds spent per stage (:data:`STAGES`) are added to it.
@@ -209,7 +219,7 @@ def _generate_instance(
     index: int,
     seen: set[str] | None,
     timings: dict[str, float] | None,
-) -> dict[str, Any]:
+) -> ClosureInstance:
     task = CLOSURE_TASKS[category]
     structural = derive_seed(config.seed, "closure", config.split, "structure", category, index)
     lo, hi = max(config.n_min, task.min_n), max(config.n_max, task.min_n)
@@ -245,9 +255,7 @@ def _generate_instance(
         )
         sg = rng(surface)
         encoding = config.encodings[int(sg.integers(len(config.encodings)))]
-        rendered = render_closure(
-            s, result_type=task.result_type, kinship=task.kinship, g=sg, encoding=encoding
-        )
+        rendered = render_closure(s, g=sg, encoding=encoding)
         if seen is None or rendered.question not in seen:
             break
     else:  # pragma: no cover - 100 colliding surfaces would need a degenerate config
@@ -262,9 +270,9 @@ def _generate_instance(
     if seen is not None:
         seen.add(rendered.question)
     labels = list(rendered.labels)
-    return {
+    record = {
         "id": f"closure-{config.split}-{category}-{index:04d}",
-        "suite": "closure",
+        "suite": Suite.CLOSURE,
         "split": config.split,
         "category": category,
         "level": task.level,
@@ -291,12 +299,13 @@ def _generate_instance(
         "programs": verified.programs,
         "version": __version__,
     }
+    return ClosureInstance.model_validate(clean(record))
 
 
 def merge_in_order(
-    records: Iterable[dict[str, Any]],
-    regenerate: Callable[[dict[str, Any], set[str]], dict[str, Any]],
-) -> Iterator[dict[str, Any]]:
+    records: Iterable[R],
+    regenerate: Callable[[R, set[str]], R],
+) -> Iterator[R]:
     """Yield ``records`` in order, regenerating any whose question was seen before.
 
     ``records`` were generated independently (no question taken). A record whose
@@ -311,35 +320,36 @@ def merge_in_order(
         The records of the sequential run.
 
     Example:
-        >>> recs = [{"question": "a"}, {"question": "b"}, {"question": "a"}]
-        >>> [r["question"] for r in merge_in_order(recs, lambda r, seen: {"question": "c"})]
+        >>> from types import SimpleNamespace as Q
+        >>> recs = [Q(question="a"), Q(question="b"), Q(question="a")]
+        >>> [r.question for r in merge_in_order(recs, lambda r, seen: Q(question="c"))]
         ['a', 'b', 'c']
     """
     seen: set[str] = set()
     for record in records:
-        if record["question"] in seen:
+        if record.question in seen:
             record = regenerate(record, seen)
-        seen.add(record["question"])
+        seen.add(record.question)
         yield record
 
 
-def _instance_job(job: tuple[ClosureConfig, str, int]) -> dict[str, Any]:
+def _instance_job(job: tuple[ClosureConfig, str, int]) -> ClosureInstance:
     config, category, index = job
     return generate_instance(config, category, index, None)
 
 
 def generate_records(
     config: ClosureConfig,
-    progress: Callable[[dict[str, Any]], None] | None = None,
+    progress: Callable[[ClosureInstance], None] | None = None,
     timings: dict[str, float] | None = None,
-) -> list[dict[str, Any]]:
+) -> list[ClosureInstance]:
     """Generate every record of ``config`` in plan order (no duplicate question texts).
 
     With ``timings``, seconds per stage (:data:`STAGES`) are accumulated into it (and
     the run stays in this process).
     """
     plan = config.plan()
-    records = []
+    records: list[ClosureInstance] = []
     if config.workers <= 1 or len(plan) <= 1 or timings is not None:
         seen: set[str] = set()
         for category, index in plan:
@@ -349,8 +359,8 @@ def generate_records(
                 progress(record)
         return records
 
-    def again(record: dict[str, Any], seen: set[str]) -> dict[str, Any]:
-        category, index = record["category"], int(record["id"].rsplit("-", 1)[1])
+    def again(record: ClosureInstance, seen: set[str]) -> ClosureInstance:
+        category, index = record.category, int(record.id.rsplit("-", 1)[1])
         return generate_instance(config, category, index, seen)
 
     # fork (where there is one): workers start at once with everything imported, and a
@@ -370,10 +380,10 @@ def generate_records(
 
 
 def manifest(
-    config: ClosureConfig, records: Sequence[dict[str, Any]], sha256: str, file: str
+    config: ClosureConfig, records: Sequence[ClosureInstance], sha256: str, file: str
 ) -> dict[str, Any]:
     """Counts per category/level/encoding/domain/style, checksum, version, arguments."""
-    booleans = [r["answer"] for r in records if r["result_type"] == "boolean"]
+    booleans = [r.answer for r in records if r.result_type is ResultType.BOOLEAN]
     return {
         "suite": "closure",
         "version": __version__,
@@ -386,21 +396,21 @@ def manifest(
         "files": {file: {"sha256": sha256, "records": len(records)}},
         "records": len(records),
         "counts": {
-            key: dict(sorted(Counter(str(r[key]) for r in records).items()))
+            key: dict(sorted(Counter(str(getattr(r, key)) for r in records).items()))
             for key in ("category", "level", "encoding", "domain", "style", "label_pool", "n")
         },
         "boolean_true_share": (
             round(sum(bool(a) for a in booleans) / len(booleans), 4) if booleans else None
         ),
-        "mean_density": round(math.fsum(r["density"] for r in records) / len(records), 4),
+        "mean_density": round(math.fsum(r.density for r in records) / len(records), 4),
     }
 
 
 def write_split(
     config: ClosureConfig,
     out: str | Path,
-    progress: Callable[[dict[str, Any]], None] | None = None,
-) -> tuple[Path, Path, list[dict[str, Any]]]:
+    progress: Callable[[ClosureInstance], None] | None = None,
+) -> tuple[Path, Path, list[ClosureInstance]]:
     """Generate ``config`` and write ``out/closure-<split>.jsonl`` and ``out/manifest.json``."""
     records = generate_records(config, progress)
     path, man = write_jsonl(
@@ -414,7 +424,7 @@ def write_split(
 
 def generate_split(
     split: str = "heldout", *, seed: int = 0, out: str | Path | None = None, **config: Any
-) -> list[dict[str, Any]]:
+) -> list[ClosureInstance]:
     """Generate a ClosureBench split; with ``out``, also write the JSONL and manifest.
 
     Args:

@@ -32,7 +32,7 @@ the measured worst case), which resamples the graph.
 
 Example:
     >>> recs, _ = generate_records(GritConfig(split="test", seed=0, count=1, n_max=10))
-    >>> len(recs), recs[0]["task"], sorted({r["view"] for r in recs})[0]
+    >>> len(recs), recs[0].task, sorted({r.view for r in recs})[0]
     (8, 'shortest_path', 'realistic/canonical')
 """
 
@@ -50,6 +50,7 @@ from typing import Any
 from closurebench import __version__
 from closurebench.errors import ConfigError
 from closurebench.generate.io import canonical_json, clean, write_jsonl
+from closurebench.schema import GritInstance, Suite
 from closurebench.seeding import derive_seed, rng
 from closurebench.surface.grit import FORMS, NAMINGS, certify, render
 from closurebench.surface.grit.scenarios import for_task
@@ -205,7 +206,7 @@ class GraphResult:
     """The 8 records of one graph, plus stage timings and the resampling count."""
 
     index: int
-    records: list[dict[str, Any]]
+    records: list[GritInstance]
     timings: dict[str, float] = field(default_factory=dict)
     attempts: int = 1
 
@@ -285,7 +286,7 @@ def generate_graph(job: GraphJob) -> GraphResult:
             records.append(
                 {
                     "id": f"{job.graph_id}-{form}-{naming}",
-                    "suite": "grit",
+                    "suite": Suite.GRIT,
                     "split": job.split,
                     "task": job.task,
                     "graph_id": job.graph_id,
@@ -306,7 +307,8 @@ def generate_graph(job: GraphJob) -> GraphResult:
                     "version": __version__,
                 }
             )
-    return GraphResult(job.index, [clean(r) for r in records], timings, inst.attempts)
+    typed = [GritInstance.model_validate(clean(r)) for r in records]
+    return GraphResult(job.index, typed, timings, inst.attempts)
 
 
 def iter_results(config: GritConfig) -> Iterator[GraphResult]:
@@ -326,14 +328,14 @@ def iter_results(config: GritConfig) -> Iterator[GraphResult]:
 
 def generate_records(
     config: GritConfig, progress: Callable[[GraphResult], None] | None = None
-) -> tuple[list[dict[str, Any]], list[GraphResult]]:
+) -> tuple[list[GritInstance], list[GraphResult]]:
     """All records of ``config`` in order, and the per-graph results (timings).
 
     Args:
         config: What to generate.
         progress: Called after each graph (e.g. to advance a progress bar).
     """
-    records: list[dict[str, Any]] = []
+    records: list[GritInstance] = []
     results: list[GraphResult] = []
     for res in iter_results(config):
         records.extend(res.records)
@@ -343,7 +345,9 @@ def generate_records(
     return records, results
 
 
-def manifest(config: GritConfig, records: Sequence[dict[str, Any]], sha256: str, file: str) -> dict:
+def manifest(
+    config: GritConfig, records: Sequence[GritInstance], sha256: str, file: str
+) -> dict[str, Any]:
     """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments."""
     return {
         "suite": "grit",
@@ -351,10 +355,10 @@ def manifest(config: GritConfig, records: Sequence[dict[str, Any]], sha256: str,
         "seed": config.seed,
         "arguments": config.arguments(),
         "files": {file: {"sha256": sha256, "records": len(records)}},
-        "graphs": len({r["graph_id"] for r in records}),
+        "graphs": len({r.graph_id for r in records}),
         "records": len(records),
         "counts": {
-            key: dict(sorted(Counter(r[key] for r in records).items()))
+            key: dict(sorted(Counter(str(getattr(r, key)) for r in records).items()))
             for key in ("split", "task", "form", "naming", "scenario")
         },
         "deviations": [

@@ -1,25 +1,36 @@
-"""Canonical JSONL and manifest files, shared by every suite.
+"""Dataset files, shared by every suite: canonical JSONL, manifest, JSON Schema, typed loading.
 
-A split is written as one JSONL file (one canonical JSON object per line: sorted
-keys, compact separators, UTF-8, integral floats as ints, other floats with 9
-significant digits) plus ``manifest.json`` holding its sha256. The same records
-always give the same bytes, in any process.
+A split is written as one JSONL file (one canonical JSON object per line, see
+:func:`closurebench.jsonl.canonical_json`) plus ``manifest.json`` holding its sha256 and,
+beside them, the JSON Schema of its records (``<suite>-instance.schema.json``, what
+``closurebench schema <suite>`` prints). The same records always give the same bytes, in
+any process.
+
+Loading validates every line against the typed record
+(:class:`~closurebench.schema.ClosureInstance` / :class:`~closurebench.schema.GritInstance`)
+and names the file, line and field of the first problem.
 
 Example:
-    >>> canonical_json({"b": 1.0, "a": [0.1, (2, 3)], "c": None})
-    '{"a":[0.1,[2,3]],"b":1,"c":null}'
+    >>> import os, tempfile
+    >>> from closurebench.generate.closure import ClosureConfig, generate_records
+    >>> recs = generate_records(ClosureConfig(count=1, categories=("reachability",)))
+    >>> d = tempfile.mkdtemp()
+    >>> path, _ = write_jsonl(d, "x.jsonl", recs, lambda sha, name: {"sha256": sha})
+    >>> [type(r).__name__ for r in load_instances(path)], sorted(os.listdir(d))
+    (['ClosureInstance'], ['closure-instance.schema.json', 'manifest.json', 'x.jsonl'])
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from closurebench.errors import ClosureBenchError, ConfigError
+from closurebench.errors import DatasetFileError
+from closurebench.jsonl import canonical_json, clean, iter_objects, write_lines
+from closurebench.schema import ClosureInstance, GritInstance, instance_schema, parse_instance
 
 __all__ = [
     "DatasetFileError",
@@ -27,56 +38,46 @@ __all__ = [
     "clean",
     "iter_instances",
     "load_instances",
+    "schema_file_name",
     "write_jsonl",
+    "write_schema",
 ]
 
-
-class DatasetFileError(ClosureBenchError, ValueError):
-    """A dataset file is missing or malformed (names the file, the line and the fix)."""
+AnyInstance = ClosureInstance | GritInstance
 
 
-def clean(value: Any) -> Any:
-    """JSON-ready copy: ints as ints, floats rounded to 9 significant digits, tuples as lists.
+def schema_file_name(suite: str) -> str:
+    """The file name of a suite's instance schema beside a dataset.
 
-    Raises:
-        ConfigError: for non-finite floats or values JSON cannot hold.
+    Example:
+        >>> schema_file_name("grit")
+        'grit-instance.schema.json'
     """
-    if isinstance(value, bool) or value is None or isinstance(value, str):
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ConfigError(f"cannot serialise non-finite number {value!r}")
-        if value.is_integer():
-            return int(value)
-        return float(f"{value:.9g}")
-    if isinstance(value, dict):
-        return {str(k): clean(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [clean(v) for v in value]
-    if hasattr(value, "item"):  # numpy scalar
-        return clean(value.item())
-    raise ConfigError(f"cannot serialise {value!r} of type {type(value).__name__}")
+    return f"{suite}-instance.schema.json"
 
 
-def canonical_json(record: dict[str, Any]) -> str:
-    """One canonical JSONL line (sorted keys, compact, UTF-8, no trailing newline)."""
-    return json.dumps(clean(record), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def write_schema(out: str | Path, suite: str) -> Path:
+    """Write the JSON Schema of ``suite``'s records into directory ``out``."""
+    path = Path(out) / schema_file_name(suite)
+    path.write_text(
+        json.dumps(instance_schema(suite), sort_keys=True, indent=2, ensure_ascii=False) + "\n",
+        encoding="utf-8",
+    )
+    return path
 
 
 def write_jsonl(
     out: str | Path,
     name: str,
-    records: Sequence[dict[str, Any]],
+    records: Sequence[AnyInstance],
     manifest: Callable[[str, str], dict[str, Any]],
 ) -> tuple[Path, Path]:
-    """Write ``out/name`` (canonical JSONL) and ``out/manifest.json``.
+    """Write ``out/name`` (canonical JSONL), ``out/manifest.json`` and the records' schema.
 
     Args:
         out: Output directory (created if needed).
         name: File name of the JSONL file.
-        records: The records, in order.
+        records: The typed records, in order (all of one suite).
         manifest: Called with ``(sha256, name)``; returns the manifest dict.
 
     Returns:
@@ -84,22 +85,24 @@ def write_jsonl(
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    data = "".join(canonical_json(r) + "\n" for r in records).encode("utf-8")
     path = out / name
-    path.write_bytes(data)
+    data = write_lines(path, (canonical_json(r.to_json()) for r in records))
     man = manifest(hashlib.sha256(data).hexdigest(), name)
     man_path = out / "manifest.json"
     man_path.write_text(
         json.dumps(man, sort_keys=True, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
+    for suite in sorted({str(r.suite) for r in records}):
+        write_schema(out, suite)
     return path, man_path
 
 
-def iter_instances(path: str | Path) -> Iterator[dict[str, Any]]:
-    """Yield the records of a JSONL dataset file, one dict per non-empty line.
+def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
+    """Yield the typed records of a JSONL dataset file, validating each line.
 
     Raises:
-        DatasetFileError: if the file is missing or a line is not a JSON object.
+        DatasetFileError: if the file is missing, a line is not a JSON object, or a record
+            does not fit its schema (naming the file, the line and the field).
     """
     p = Path(path)
     if not p.is_file():
@@ -107,24 +110,10 @@ def iter_instances(path: str | Path) -> Iterator[dict[str, Any]]:
             f"dataset file {str(p)!r} does not exist; generate one with "
             "`closurebench generate closure --split heldout --out DIR`"
         )
-    with p.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DatasetFileError(
-                    f"{p}:{lineno}: not valid JSON ({exc.msg} at column {exc.colno}); "
-                    "each line must be one JSON object"
-                ) from None
-            if not isinstance(obj, dict):
-                raise DatasetFileError(
-                    f"{p}:{lineno}: expected a JSON object, got {type(obj).__name__}"
-                )
-            yield obj
+    for lineno, obj in iter_objects(p, what="dataset file"):
+        yield parse_instance(obj, f"{p}:{lineno}")
 
 
-def load_instances(path: str | Path) -> list[dict[str, Any]]:
-    """All records of a JSONL dataset file (see :func:`iter_instances`)."""
+def load_instances(path: str | Path) -> list[AnyInstance]:
+    """All typed records of a JSONL dataset file (see :func:`iter_instances`)."""
     return list(iter_instances(path))

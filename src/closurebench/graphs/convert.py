@@ -101,7 +101,7 @@ def from_networkx(
                     f"node {node!r} is not an int in 0..{n - 1}; pass mapping='order' to "
                     "number nodes in G.nodes order, or a dict {node: id}"
                 )
-        ids = {node: int(node) for node in G.nodes}  # type: ignore[call-overload]
+        ids = {node: int(node) for node in G.nodes}
     elif isinstance(mapping, str):
         if mapping != "order":
             raise GraphError(f"mapping={mapping!r} is not understood; use None, 'order' or a dict")

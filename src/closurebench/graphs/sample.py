@@ -276,7 +276,7 @@ def planted_triangles(
         triples = combos[np.sort(rng.choice(total, size=t, replace=False))]
     else:  # collisions are rare here (t <= total, total large): reject repeats
         seen: set[tuple[int, ...]] = set()
-        rows = []
+        rows: list[tuple[int, ...]] = []
         while len(rows) < t:
             tri = tuple(sorted(rng.choice(n, size=3, replace=False).tolist()))
             if tri not in seen:

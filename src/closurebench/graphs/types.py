@@ -27,7 +27,7 @@ Example:
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,8 @@ from closurebench.errors import GraphError
 __all__ = ["Graph"]
 
 Weight = int | float
+#: What ``Graph`` accepts as edges: pairs of node ids, or an ``(m, 2)`` integer array.
+EdgesLike = Iterable[Sequence[int]] | np.ndarray
 
 
 def _edge_array(edges: Any) -> np.ndarray:
@@ -78,7 +80,7 @@ def _edge_array(edges: Any) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Graph:
     """An immutable simple graph on nodes ``0..n-1``.
 
@@ -110,6 +112,20 @@ class Graph:
     directed: bool = True
     weights: tuple[Weight, ...] | None = None
     _arr: np.ndarray = field(init=False, repr=False, compare=False, hash=False)
+
+    def __init__(
+        self,
+        n: int,
+        edges: EdgesLike = (),
+        directed: bool = True,
+        weights: Iterable[Weight] | np.ndarray | None = None,
+    ) -> None:
+        # The inputs are normalised (and validated) by __post_init__.
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "edges", edges)
+        object.__setattr__(self, "directed", directed)
+        object.__setattr__(self, "weights", weights)
+        self.__post_init__()
 
     def __post_init__(self) -> None:
         n = self.n

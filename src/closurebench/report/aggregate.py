@@ -1,7 +1,10 @@
 """Pure aggregation of evaluation run directories (no rendering).
 
 A *run directory* holds ``results.jsonl`` (one record per instance, written by the
-runner) and optionally ``summary.json``. This module loads runs and computes the
+runner) and optionally ``summary.json``. Runs are read through the one JSONL reader
+(:func:`closurebench.jsonl.scan`, whose policy skips a torn last line) and every line is
+validated as a :class:`~closurebench.schema.ResultRecord` (a message names the file,
+line and field). This module loads runs and computes the
 quantities the report tables and figures show: accuracies with Wilson 95% intervals,
 outcome shares, token and latency statistics, and the GRIT robustness measures
 (per naming scheme, per form, variance across naming schemes, standard-vs-realistic gap).
@@ -27,7 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from closurebench.errors import ClosureBenchError
+from closurebench.errors import ClosureBenchError, DatasetFileError
+from closurebench.jsonl import scan
+from closurebench.schema import Outcome, parse_result
 
 __all__ = [
     "NAMING_ORDER",
@@ -54,8 +59,10 @@ __all__ = [
     "wilson_interval",
 ]
 
-OUTCOMES: tuple[str, ...] = ("strict_correct", "lenient_only", "wrong", "format_error", "no_answer")
+OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
 """The five mutually exclusive response outcomes, in table order."""
+
+_LENIENT_OUTCOMES = (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY)
 
 NAMING_ORDER: tuple[str, ...] = ("canonical", "random", "semantic", "mixed")
 """GRIT naming schemes, in table order (unknown schemes sort after these)."""
@@ -156,7 +163,8 @@ class Run:
         label: Display label (``model · mode``, made unique across the runs of a report).
         model: ``settings.model`` of the records (or the summary), else the directory name.
         mode: Prompting mode (``direct``, ``cot``, ...) or ``""``.
-        records: The result records in file order.
+        records: The result records in file order: the JSON form of each validated
+            :class:`~closurebench.schema.ResultRecord`, without the response texts.
         summary: The parsed ``summary.json``, or ``None`` when absent.
     """
 
@@ -176,6 +184,26 @@ def _first(records: Sequence[dict[str, Any]], getter: Callable[[dict[str, Any]],
     return None
 
 
+def _read_results(results: Path) -> Iterable[dict[str, Any]]:
+    """The validated records of ``results`` (texts dropped), via the one JSONL reader."""
+    for line in scan(results):
+        if line.torn:
+            # The last line of a run still going (or killed mid-write) is written only
+            # partly; the runner drops it on resume, so do we.
+            continue
+        if line.obj is None:
+            if line.blank:
+                continue
+            raise ReportError(f"{results}:{line.lineno}: malformed JSON ({line.error})")
+        try:
+            record = parse_result(line.obj, where=f"{results}:{line.lineno}")
+        except DatasetFileError as exc:
+            raise ReportError(str(exc)) from None
+        # The tables need outcomes, usage, latency and metadata, never the texts:
+        # dropping them keeps reports of long chain-of-thought runs small in memory.
+        yield record.model_dump(mode="json", exclude={"response", "reasoning"})
+
+
 def load_run(path: str | Path) -> Run:
     """Load ``results.jsonl`` (required) and ``summary.json`` (optional) from a run directory.
 
@@ -190,8 +218,9 @@ def load_run(path: str | Path) -> Run:
     them), so the records stay small.
 
     Raises:
-        ReportError: When the file is missing, a line is not a JSON object, or a record lacks
-            ``outcome`` — the message names the path and line.
+        ReportError: When the file is missing, a line is not a JSON object, or a record is
+            not a result record (e.g. an unknown ``outcome``) — the message names the path,
+            line and field.
 
     Example:
         >>> try:
@@ -206,30 +235,7 @@ def load_run(path: str | Path) -> Run:
     results = p / "results.jsonl"
     if not results.is_file():
         raise ReportError(f"{results}: not found; pass a run directory written by the runner")
-    records: list[dict[str, Any]] = []
-    with results.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                if not line.endswith("\n"):
-                    # The last line of a run still going (or killed mid-write) is
-                    # written only partly; the runner drops it on resume, so do we.
-                    break
-                raise ReportError(f"{results}:{lineno}: malformed JSON ({exc.msg})") from None
-            if not isinstance(rec, dict):
-                raise ReportError(f"{results}:{lineno}: expected a JSON object per line")
-            if rec.get("outcome") not in OUTCOMES:
-                raise ReportError(
-                    f"{results}:{lineno}: outcome {rec.get('outcome')!r} is not one of {OUTCOMES}"
-                )
-            # The tables need outcomes, usage, latency and metadata, never the texts:
-            # dropping them keeps reports of long chain-of-thought runs small in memory.
-            rec.pop("response", None)
-            rec.pop("reasoning", None)
-            records.append(rec)
+    records = list(_read_results(results))
     summary: dict[str, Any] | None = None
     summary_path = p / "summary.json"
     if summary_path.is_file():
@@ -283,7 +289,7 @@ def is_strict(rec: dict[str, Any]) -> bool:
     """
     if "strict" in rec and rec["strict"] is not None:
         return bool(rec["strict"])
-    return rec.get("outcome") == "strict_correct"
+    return rec.get("outcome") == Outcome.STRICT_CORRECT
 
 
 def is_lenient(rec: dict[str, Any]) -> bool:
@@ -295,7 +301,7 @@ def is_lenient(rec: dict[str, Any]) -> bool:
     """
     if "lenient" in rec and rec["lenient"] is not None:
         return bool(rec["lenient"])
-    return rec.get("outcome") in ("strict_correct", "lenient_only")
+    return rec.get("outcome") in _LENIENT_OUTCOMES
 
 
 def accuracy(records: Sequence[dict[str, Any]], strict: bool = False) -> Rate:
@@ -380,9 +386,9 @@ def outcome_shares(records: Sequence[dict[str, Any]]) -> dict[str, float]:
         (50.0, 50.0, 100.0)
     """
     n = len(records)
-    counts = dict.fromkeys(OUTCOMES, 0)
+    counts = {o.value: 0 for o in OUTCOMES}
     for rec in records:
-        counts[rec["outcome"]] += 1
+        counts[Outcome(rec["outcome"]).value] += 1
     return {k: (100.0 * v / n if n else math.nan) for k, v in counts.items()}
 
 

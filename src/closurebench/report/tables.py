@@ -42,6 +42,7 @@ from closurebench.report.aggregate import (
     suite_records,
     token_stats,
 )
+from closurebench.schema import Outcome
 
 __all__ = [
     "Table",
@@ -59,12 +60,12 @@ __all__ = [
     "token_table",
 ]
 
-OUTCOME_HEADERS = {
-    "strict_correct": "Strict",
-    "lenient_only": "Lenient-only",
-    "wrong": "Wrong",
-    "format_error": "Format err.",
-    "no_answer": "No ans.",
+OUTCOME_HEADERS: dict[Outcome, str] = {
+    Outcome.STRICT_CORRECT: "Strict",
+    Outcome.LENIENT_ONLY: "Lenient-only",
+    Outcome.WRONG: "Wrong",
+    Outcome.FORMAT_ERROR: "Format err.",
+    Outcome.NO_ANSWER: "No ans.",
 }
 
 

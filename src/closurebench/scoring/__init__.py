@@ -1,22 +1,29 @@
 """Scoring (pure): answer extraction, Algorithm 1 matching, and per-response outcomes.
 
 Shared with the RL rewards. See :mod:`~closurebench.scoring.extract`,
-:mod:`~closurebench.scoring.compare`, :mod:`~closurebench.scoring.lenient`,
-:mod:`~closurebench.scoring.outcome`, :mod:`~closurebench.scoring.closure` and
-:mod:`~closurebench.scoring.grit`.
+:mod:`~closurebench.scoring.lenient` (Algorithm 1, the one comparator, strict and
+lenient; the ambiguity class comes from the record), :mod:`~closurebench.scoring.compare`
+(its strict yes/no alias), :mod:`~closurebench.scoring.outcome`,
+:mod:`~closurebench.scoring.closure` and :mod:`~closurebench.scoring.grit`.
 """
 
-from closurebench.scoring.closure import score_closure
-from closurebench.scoring.compare import compare, infer_result_type
+from closurebench.scoring.closure import score_closure, score_closure_value
+from closurebench.scoring.compare import compare
 from closurebench.scoring.extract import Extracted, extract_answer, parse_block
 from closurebench.scoring.grit import resolve_name, score_grit
-from closurebench.scoring.lenient import COUNT_AMBIG, SET_AMBIG, match_answer, type_ok
+from closurebench.scoring.lenient import (
+    FLOAT_TOLERANCE,
+    MODES,
+    infer_result_type,
+    match_answer,
+    type_ok,
+)
 from closurebench.scoring.outcome import OUTCOMES, Score
 
 __all__ = [
-    "COUNT_AMBIG",
+    "FLOAT_TOLERANCE",
+    "MODES",
     "OUTCOMES",
-    "SET_AMBIG",
     "Extracted",
     "Score",
     "compare",
@@ -26,6 +33,7 @@ __all__ = [
     "parse_block",
     "resolve_name",
     "score_closure",
+    "score_closure_value",
     "score_grit",
     "type_ok",
 ]

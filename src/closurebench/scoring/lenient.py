@@ -1,18 +1,21 @@
-"""Algorithm 1 of the ClosureBench paper (``MatchAnswer``), strict and lenient.
+"""Algorithm 1 of the ClosureBench paper (``MatchAnswer``): the one answer comparator.
 
-``match_answer(p, r, τ, c, mode)`` returns ``"correct"``, ``"wrong"`` or
-``"format_error"`` exactly as Algorithm 1 (paper Appendix I):
+``match_answer(p, r, τ, a, mode)`` returns a :class:`~closurebench.schema.enums.Match`
+(``CORRECT``, ``WRONG`` or ``FORMAT_ERROR``) exactly as Algorithm 1 (paper Appendix I),
+where ``a`` is the instance's ambiguity class (the record's ``ambiguity`` field, which
+the category's task wrote at generation time):
 
 1. ``p`` is ``None`` or violates the JSON value type of ``τ`` → format error.
 2. boolean: equal. integer: ``δ = |p − r|``; ``δ = 0`` correct; lenient and
-   ``c ∈ C_count_ambig`` and ``δ = 1`` correct. float: ``|p − r| ≤ ε = 1e-2``.
-   set: ``S_p = S_r`` correct; lenient and ``c ∈ C_set_ambig`` and
-   ``S_p △ S_r = {source}`` correct. string: ``Trim(p) = Trim(r)``. compound: recurse over
-   ``keys(r)``, any failure → wrong.
-3. Strict mode sets both ambiguity sets to ∅.
+   ``a = count`` (``c ∈ C_count_ambig``) and ``δ = 1`` correct. float: ``|p − r| ≤ ε =
+   1e-2``. set: ``S_p = S_r`` correct; lenient and ``a = set`` (``c ∈ C_set_ambig``) and
+   ``S_p △ S_r = {source}`` correct. string: ``Trim(p) = Trim(r)``. compound: recurse
+   over ``keys(r)``, any failure → wrong.
+3. Strict mode ignores the ambiguity class.
 
-The ambiguity classes are the ones ``spec/closurebench.md`` fixes (the paper names only
-three of the six count categories and points to supplementary code that is not public).
+Strict mode is the one strict-correctness check of the project: evaluation
+(:func:`closurebench.scoring.score_closure`) and the procedural-dataset reward
+(:func:`closurebench.dataset.score_answer`) both call it.
 
 Where the paper is underspecified, this module decides (each choice keeps the paper's rule
 that the lenient relaxation "never accepts a value that is more than one element away from
@@ -42,14 +45,17 @@ the strict reference"):
   Algorithm 1 iterates over ``keys(r)`` only).
 
 Example:
-    >>> match_answer(4, 3, "integer", "reach_then_count", "lenient")
-    'correct'
-    >>> match_answer(4, 3, "integer", "reach_then_count", "strict")
-    'wrong'
-    >>> match_answer("4", 3, "integer", "reach_then_count", "strict")
-    'format_error'
-    >>> match_answer(["a", "b", "X"], ["a", "b"], "set", "sibling", "lenient", sources={"X"})
-    'correct'
+    >>> match_answer(4, 3, "integer", Ambiguity.COUNT, "lenient")
+    <Match.CORRECT: 'correct'>
+    >>> match_answer(4, 3, "integer", Ambiguity.COUNT, "strict")
+    <Match.WRONG: 'wrong'>
+    >>> match_answer(4, 3, "integer", None, "lenient")  # no ambiguity class: strict
+    <Match.WRONG: 'wrong'>
+    >>> match_answer("4", 3, "integer", None, "strict")
+    <Match.FORMAT_ERROR: 'format_error'>
+    >>> match_answer(["a", "b", "X"], ["a", "b"], "set", Ambiguity.SET, "lenient",
+    ...              sources={"X"})
+    <Match.CORRECT: 'correct'>
 """
 
 from __future__ import annotations
@@ -58,30 +64,42 @@ import math
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from closurebench.scoring.compare import FLOAT_TOLERANCE, infer_result_type
+from closurebench.errors import ConfigError
+from closurebench.schema.enums import Ambiguity, Match, ResultType, ScoringMode
 
 __all__ = [
-    "COUNT_AMBIG",
+    "FLOAT_TOLERANCE",
     "MODES",
-    "SET_AMBIG",
+    "infer_result_type",
     "match_answer",
     "type_ok",
 ]
 
-COUNT_AMBIG = frozenset(
-    {
-        "reach_then_count",
-        "intersect_then_size",
-        "aggregate_over_set",
-        "conditional",
-        "kinship_complex",
-        "graph_comparison",
-    }
-)
-SET_AMBIG = frozenset(
-    {"set_intersect", "set_difference", "ancestor", "sibling", "cousin", "negative_reach"}
-)
-MODES = ("strict", "lenient")
+#: Algorithm 1's ε for float answers.
+FLOAT_TOLERANCE = 1e-2
+
+#: The mode names :func:`match_answer` accepts.
+MODES: tuple[str, ...] = tuple(m.value for m in ScoringMode)
+
+
+def infer_result_type(reference: Any) -> ResultType:
+    """The result type a reference value has (for compound members).
+
+    Example:
+        >>> [infer_result_type(v).value for v in (True, 3, 2.5, ["a"], "a", {"k": 1})]
+        ['boolean', 'integer', 'float', 'set', 'string', 'compound']
+    """
+    if isinstance(reference, bool):
+        return ResultType.BOOLEAN
+    if isinstance(reference, int):
+        return ResultType.INTEGER
+    if isinstance(reference, float):
+        return ResultType.FLOAT
+    if isinstance(reference, list | tuple):
+        return ResultType.SET
+    if isinstance(reference, Mapping):
+        return ResultType.COMPOUND
+    return ResultType.STRING
 
 
 def _number(value: Any) -> float | None:
@@ -110,18 +128,18 @@ def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
     """
     if value is None:
         return False
-    if result_type == "boolean":
+    if result_type == ResultType.BOOLEAN:
         return isinstance(value, bool)
-    if result_type == "integer":
+    if result_type == ResultType.INTEGER:
         got = _number(value)
         return got is not None and got.is_integer()
-    if result_type == "float":
+    if result_type == ResultType.FLOAT:
         return _number(value) is not None
-    if result_type == "set":
+    if result_type == ResultType.SET:
         return isinstance(value, list | tuple) and all(_label(v) for v in value)
-    if result_type == "string":
+    if result_type == ResultType.STRING:
         return _label(value)
-    if result_type == "compound":
+    if result_type == ResultType.COMPOUND:
         if not isinstance(value, Mapping) or not isinstance(reference, Mapping):
             return False
         return all(
@@ -142,84 +160,87 @@ def match_answer(
     predicted: Any,
     reference: Any,
     result_type: str,
-    category: str,
-    mode: str = "strict",
+    ambiguity: Ambiguity | None,
+    mode: ScoringMode | str = ScoringMode.STRICT,
     *,
     alt: Any = None,
     sources: Collection[str] = (),
-) -> str:
-    """Algorithm 1, ``MatchAnswer(p, r, τ, c, m)`` (see the module docstring).
+) -> Match:
+    """Algorithm 1, ``MatchAnswer(p, r, τ, a, m)`` (see the module docstring).
 
     Args:
         predicted: The extracted answer (labels).
         reference: The reference answer (labels).
-        result_type: ``boolean | integer | float | set | string | compound``.
-        category: The instance's category (selects the ambiguity class).
+        result_type: ``boolean | integer | float | set | string | compound``
+            (a :class:`~closurebench.schema.enums.ResultType`; an unknown type matches
+            nothing and gives a format error).
+        ambiguity: The instance's ambiguity class (the record's ``ambiguity``), or
+            ``None``; only lenient mode reads it.
         mode: ``"strict"`` or ``"lenient"``.
         alt: The record's ``alt_answer`` (other source convention), or ``None``.
         sources: Labels that count as "the source" for the set tolerance.
 
     Returns:
-        ``"correct"``, ``"wrong"`` or ``"format_error"``.
+        :attr:`Match.CORRECT`, :attr:`Match.WRONG` or :attr:`Match.FORMAT_ERROR`.
+
+    Raises:
+        ConfigError: for a mode that is neither strict nor lenient.
 
     Example:
-        >>> match_answer(5, 4, "integer", "intersect_then_size", "lenient", alt=6)
-        'correct'
-        >>> match_answer(6, 4, "integer", "intersect_then_size", "lenient", alt=6)
-        'wrong'
-        >>> match_answer(3, 4, "integer", "intersect_then_size", "lenient", alt=6)
-        'wrong'
-        >>> match_answer(0.5, 0, "float", "aggregate_over_set", "lenient", alt=0.5)
+        >>> count = Ambiguity.COUNT
+        >>> [match_answer(p, 4, "integer", count, "lenient", alt=6).value for p in (5, 6, 3)]
+        ['correct', 'wrong', 'wrong']
+        >>> match_answer(0.5, 0, "float", count, "lenient", alt=0.5).value
         'correct'
     """
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    lenient = mode == "lenient"
+        raise ConfigError(f"mode must be one of {MODES}, not {mode!r}; pass 'strict' or 'lenient'")
+    lenient = mode == ScoringMode.LENIENT
     if not type_ok(result_type, predicted, reference):
-        return "format_error"
-    if result_type == "boolean":
-        return "correct" if predicted == bool(reference) else "wrong"
-    if result_type == "integer":
+        return Match.FORMAT_ERROR
+    if result_type == ResultType.BOOLEAN:
+        return Match.CORRECT if predicted == bool(reference) else Match.WRONG
+    if result_type == ResultType.INTEGER:
         p, r = float(predicted), float(reference)
         delta = abs(p - r)
         if delta == 0:
-            return "correct"
-        if lenient and category in COUNT_AMBIG and delta == 1 and _toward(p, r, alt):
-            return "correct"
-        return "wrong"
-    if result_type == "float":
+            return Match.CORRECT
+        if lenient and ambiguity == Ambiguity.COUNT and delta == 1 and _toward(p, r, alt):
+            return Match.CORRECT
+        return Match.WRONG
+    if result_type == ResultType.FLOAT:
         p = float(predicted)
         if abs(p - float(reference)) <= FLOAT_TOLERANCE + 1e-12:
-            return "correct"
+            return Match.CORRECT
         a = _number(alt)
-        if lenient and category in COUNT_AMBIG and a is not None:
-            return "correct" if abs(p - a) <= FLOAT_TOLERANCE + 1e-12 else "wrong"
-        return "wrong"
-    if result_type == "set":
+        if lenient and ambiguity == Ambiguity.COUNT and a is not None:
+            return Match.CORRECT if abs(p - a) <= FLOAT_TOLERANCE + 1e-12 else Match.WRONG
+        return Match.WRONG
+    if result_type == ResultType.SET:
         sp = {str(v).strip() for v in predicted}
         sr = {str(v).strip() for v in reference}
         if sp == sr:
-            return "correct"
+            return Match.CORRECT
         diff = sp ^ sr
         allowed = {str(s).strip() for s in sources}
-        if lenient and category in SET_AMBIG and len(diff) == 1 and diff <= allowed:
-            return "correct"
-        return "wrong"
-    if result_type == "string":
-        return "correct" if str(predicted).strip() == str(reference).strip() else "wrong"
-    if result_type == "compound":
+        if lenient and ambiguity == Ambiguity.SET and len(diff) == 1 and diff <= allowed:
+            return Match.CORRECT
+        return Match.WRONG
+    if result_type == ResultType.STRING:
+        return Match.CORRECT if str(predicted).strip() == str(reference).strip() else Match.WRONG
+    if result_type == ResultType.COMPOUND:
         for key, ref in reference.items():
             sub_alt = alt.get(key) if isinstance(alt, Mapping) else None
             got = match_answer(
                 predicted[key],
                 ref,
                 infer_result_type(ref),
-                category,
+                ambiguity,
                 mode,
                 alt=sub_alt,
                 sources=sources,
             )
-            if got != "correct":
-                return "wrong"
-        return "correct"
-    return "format_error"
+            if got is not Match.CORRECT:
+                return Match.WRONG
+        return Match.CORRECT
+    return Match.FORMAT_ERROR

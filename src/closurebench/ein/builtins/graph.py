@@ -22,6 +22,8 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from closurebench.ein.abstract import Abstract, ensure_elements
@@ -154,7 +156,7 @@ def _infer_square(a: Abstract, *_: Abstract | None) -> Abstract:
     return Abstract(a.shape)
 
 
-def _infer_vector(fname: str) -> object:
+def _infer_vector(fname: str) -> Callable[..., Abstract]:
     def infer(a: Abstract, *idx: Abstract | None) -> Abstract:
         check_square(fname, a.shape)
         n = None if a.shape is None else a.shape[0]

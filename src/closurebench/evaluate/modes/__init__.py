@@ -1,7 +1,8 @@
 """Evaluation modes, registered in one table.
 
 Adding a mode (Ein or Python program synthesis, the GRAIN agent) means writing a
-:class:`Mode` subclass and adding one line to :data:`MODES`.
+:class:`Mode` subclass (its prompts and its per-instance :meth:`Mode.run` loop) and
+adding one line to :data:`MODES`; the runner does not change.
 
 Example:
     >>> sorted(MODES)
@@ -15,11 +16,33 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from closurebench.errors import ConfigError
-from closurebench.evaluate.modes.base import CompleteFn, Mode, ModeOutput, score_text
-from closurebench.evaluate.modes.cot import CotMode
-from closurebench.evaluate.modes.direct import DirectMode
+from closurebench.evaluate.modes.base import (
+    AnyInstance,
+    CompleteFn,
+    Message,
+    Mode,
+    ModeOutput,
+    score_text,
+)
+from closurebench.evaluate.modes.cot import CLOSURE_COT, GRIT_COT, CotMode
+from closurebench.evaluate.modes.direct import CLOSURE_DIRECT, GRIT_DIRECT, DirectMode
 
-__all__ = ["MODES", "CompleteFn", "Mode", "ModeOutput", "get_mode", "score_text"]
+__all__ = [
+    "CLOSURE_COT",
+    "CLOSURE_DIRECT",
+    "GRIT_COT",
+    "GRIT_DIRECT",
+    "MODES",
+    "AnyInstance",
+    "CompleteFn",
+    "CotMode",
+    "DirectMode",
+    "Message",
+    "Mode",
+    "ModeOutput",
+    "get_mode",
+    "score_text",
+]
 
 #: The one table of modes: name -> factory.
 MODES: dict[str, Callable[[], Mode]] = {

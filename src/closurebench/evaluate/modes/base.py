@@ -1,49 +1,62 @@
-"""The evaluation-mode interface.
+"""The evaluation-mode interface: a mode owns its prompts and its per-instance loop.
 
-A mode decides what is sent for a record and how the reply becomes a score:
+A mode decides what is sent for an instance and how the reply becomes a score:
 
-* :meth:`Mode.messages` builds the chat messages for a record;
+* :attr:`Mode.system_prompts` holds the mode's system prompt per suite, and
+  :meth:`Mode.messages` builds the chat messages for an instance;
 * :meth:`Mode.postprocess` turns a completion into the text that is scored (a program
-  mode would execute the generated program here and return its printed output);
-* :meth:`Mode.score` scores a completion against the record;
+  mode executes the generated program in a sandbox here and returns its printed output);
+* :meth:`Mode.score` scores a completion against the instance;
 * :meth:`Mode.run` drives one instance given an awaitable ``complete(messages)``
-  (cached, retried by the runner). The default is one request; an agent mode overrides
-  it to loop (call the model, run a tool, append the result, call again).
+  (cached, timed and retried by the runner). The default is one request; an agent mode
+  overrides it to loop (call the model, run a tool, append the result, call again) and
+  returns one :class:`ModeOutput`. The runner never needs to change for a new mode.
 
 Example:
     >>> from closurebench.evaluate.modes import get_mode
-    >>> get_mode("cot").messages({"suite": "closure", "question": "Q?"})[1]
+    >>> from types import SimpleNamespace
+    >>> get_mode("cot").messages(SimpleNamespace(suite="closure", question="Q?"))[1]
     {'role': 'user', 'content': 'Q?'}
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
-from closurebench.evaluate.prompts import system_prompt
+from closurebench.errors import ConfigError
 from closurebench.evaluate.providers.base import Completion
+from closurebench.schema import ClosureInstance, GritInstance, Suite
 
-__all__ = ["CompleteFn", "Mode", "ModeOutput", "score_text"]
+if TYPE_CHECKING:
+    from closurebench.scoring.outcome import Score
+
+__all__ = ["AnyInstance", "CompleteFn", "Message", "Mode", "ModeOutput", "score_text"]
+
+#: A typed instance record of either suite.
+AnyInstance: TypeAlias = ClosureInstance | GritInstance
+
+#: One chat message, ``{"role": ..., "content": ...}``.
+Message: TypeAlias = dict[str, str]
 
 #: The runner's request function: messages in, completion out (cache + retries inside).
-CompleteFn = Callable[[list[dict[str, str]]], Awaitable[Completion]]
+CompleteFn = Callable[[list[Message]], Awaitable[Completion]]
 
 
-def score_text(record: dict[str, Any], text: str | None) -> Any:
+def score_text(record: AnyInstance, text: str | None) -> Score:
     """Score answer ``text`` against ``record`` with its suite's scorer.
 
     Args:
-        record: A dataset record (``suite`` ``closure`` or ``grit``).
-        text: The text to score.
+        record: A typed instance record.
+        text: The text to score (``None`` counts as empty).
 
     Returns:
-        A :class:`closurebench.scoring.Score`.
+        The :class:`~closurebench.scoring.outcome.Score`.
     """
     from closurebench.scoring import score_closure, score_grit
 
-    if record.get("suite") == "grit":
+    if isinstance(record, GritInstance):
         return score_grit(record, text or "")
     return score_closure(record, text or "")
 
@@ -53,18 +66,20 @@ class ModeOutput:
     """What a mode produced for one instance.
 
     Attributes:
-        score: The score (``outcome``, ``strict``, ``lenient``, ``extracted``, ``reason``).
+        score: The score (outcome, strict, lenient, extracted answer, reason).
         response: The final response text.
         reasoning: Separate reasoning text, if the backend returned one.
         prompt_tokens: Prompt tokens over all requests of the instance.
         completion_tokens: Generated tokens over all requests of the instance.
         latency_s: Request seconds over all requests of the instance.
         finish_reason: Finish reason of the last request.
-        requests: How many model calls the instance took.
-        extra: Mode-specific details (program output, rounds, ...), recorded as-is.
+        requests: How many model calls the instance took (the runner records the
+            number of calls it served when that is larger).
+        extra: Mode-specific details (program output, rounds, tool calls...), recorded
+            in the result's ``extra`` (JSON values; anything else is recorded as its repr).
     """
 
-    score: Any
+    score: Score
     response: str
     reasoning: str | None = None
     prompt_tokens: int = 0
@@ -76,44 +91,57 @@ class ModeOutput:
 
 
 class Mode:
-    """Base mode: one request with a suite-specific system prompt, score the reply.
+    """Base mode: one request with the mode's system prompt for the suite; score the reply.
 
     Attributes:
         name: The mode's registry name (recorded in every result).
+        system_prompts: The system prompt text per suite (``"closure"``, ``"grit"``).
     """
 
-    name: str = "base"
+    name: ClassVar[str] = "base"
+    system_prompts: ClassVar[Mapping[Suite, str]] = {}
 
-    def system(self, record: dict[str, Any]) -> str:
-        """The system prompt for ``record``.
+    def system(self, record: AnyInstance) -> str:
+        """The system prompt for ``record``'s suite.
 
         Args:
-            record: A dataset record.
+            record: A typed instance record.
 
         Returns:
             The system prompt.
-        """
-        return system_prompt(str(record.get("suite", "closure")), self.name)
 
-    def messages(self, record: dict[str, Any]) -> list[dict[str, str]]:
+        Raises:
+            ConfigError: when the mode has no prompt for the record's suite.
+        """
+        suite = Suite(record.suite)
+        try:
+            return self.system_prompts[suite]
+        except KeyError:
+            known = ", ".join(sorted(str(s) for s in self.system_prompts)) or "none"
+            raise ConfigError(
+                f"mode {self.name!r} has no system prompt for suite {suite.value!r} (it has: "
+                f"{known}); add one to {type(self).__name__}.system_prompts"
+            ) from None
+
+    def messages(self, record: AnyInstance) -> list[Message]:
         """The chat messages for ``record``: system prompt, then the question.
 
         Args:
-            record: A dataset record.
+            record: A typed instance record.
 
         Returns:
             ``[{"role": "system", ...}, {"role": "user", "content": question}]``.
         """
         return [
             {"role": "system", "content": self.system(record)},
-            {"role": "user", "content": str(record["question"])},
+            {"role": "user", "content": str(record.question)},
         ]
 
-    def postprocess(self, record: dict[str, Any], completion: Completion) -> str:
+    def postprocess(self, record: AnyInstance, completion: Completion) -> str:
         """The text to score (default: the completion text unchanged).
 
         Args:
-            record: A dataset record.
+            record: A typed instance record.
             completion: The model's completion.
 
         Returns:
@@ -121,23 +149,23 @@ class Mode:
         """
         return completion.text or ""
 
-    def score(self, record: dict[str, Any], completion: Completion) -> Any:
+    def score(self, record: AnyInstance, completion: Completion) -> Score:
         """Score ``completion`` against ``record``.
 
         Args:
-            record: A dataset record.
+            record: A typed instance record.
             completion: The model's completion.
 
         Returns:
-            A :class:`closurebench.scoring.Score`.
+            The score of the post-processed text.
         """
         return score_text(record, self.postprocess(record, completion))
 
-    async def run(self, record: dict[str, Any], complete: CompleteFn) -> ModeOutput:
-        """Evaluate one instance.
+    async def run(self, record: AnyInstance, complete: CompleteFn) -> ModeOutput:
+        """Evaluate one instance (the per-instance loop; one request by default).
 
         Args:
-            record: A dataset record.
+            record: A typed instance record.
             complete: The runner's request function.
 
         Returns:

@@ -1,4 +1,10 @@
-"""Model providers: one lookup table from a provider kind to its factory.
+"""Model providers: one table from a ``--provider`` name to its :class:`ProviderSpec`.
+
+A new provider is one module (a class following the :class:`Provider` protocol) plus
+one line in :data:`PROVIDERS`: its name, where its factory lives (imported only when
+it is used, so listing providers loads no SDK), a line of help, and how the
+``closurebench eval`` options map to its arguments. The CLI reads the table for its
+``--provider`` choices and help.
 
 Example:
     >>> sorted(PROVIDERS)
@@ -6,12 +12,15 @@ Example:
     >>> p = make_provider("scripted", script=["yes"])
     >>> p.name
     'scripted'
+    >>> try:
+    ...     build_provider("scripted", ProviderOptions(model="m", workers=2))
+    ... except ConfigError as exc:
+    ...     print(str(exc).split(";")[0])
+    --workers is supported for --provider openai, not 'scripted'
 """
 
 from __future__ import annotations
 
-import inspect
-from collections.abc import Callable
 from typing import Any
 
 from closurebench.errors import ConfigError
@@ -20,38 +29,113 @@ from closurebench.evaluate.providers.base import (
     GenerationSettings,
     Provider,
     ProviderError,
+    ProviderOptions,
+    ProviderSpec,
+    check_reachable,
 )
-from closurebench.evaluate.providers.openai_compat import OpenAICompatProvider
-from closurebench.evaluate.providers.scripted import ScriptedProvider, ScriptedReply
-from closurebench.evaluate.providers.transformers_local import TransformersProvider
+from closurebench.evaluate.providers.scripted import (
+    ScriptedProvider,
+    ScriptedReply,
+    scripted_arguments,
+)
 
 __all__ = [
     "PROVIDERS",
     "Completion",
     "GenerationSettings",
-    "OpenAICompatProvider",
     "Provider",
     "ProviderError",
+    "ProviderOptions",
+    "ProviderSpec",
     "ScriptedProvider",
     "ScriptedReply",
-    "TransformersProvider",
+    "build_provider",
+    "check_provider_options",
     "make_provider",
+    "provider_spec",
+    "providers_help",
 ]
 
-#: Provider kind (as given on the command line) -> factory.
-PROVIDERS: dict[str, Callable[..., Provider]] = {
-    "openai": OpenAICompatProvider,
-    "scripted": ScriptedProvider,
-    "transformers": TransformersProvider,
+_PKG = "closurebench.evaluate.providers"
+
+
+def _openai_arguments(o: ProviderOptions) -> dict[str, Any]:
+    return {
+        "base_url": o.base_url or "https://api.openai.com/v1",
+        "api_key_env": o.api_key_env,
+        "timeout_s": o.timeout_s,
+    }
+
+
+def _transformers_arguments(o: ProviderOptions) -> dict[str, Any]:
+    return {"model_path": o.model, "device": o.device}
+
+
+#: The one provider table: ``--provider`` name -> spec.
+PROVIDERS: dict[str, ProviderSpec] = {
+    spec.name: spec
+    for spec in (
+        ProviderSpec(
+            "openai",
+            f"{_PKG}.openai_compat:OpenAICompatProvider",
+            "any OpenAI-compatible server (vLLM, SGLang, llama.cpp, Ollama, hosted APIs)",
+            _openai_arguments,
+            ("--base-url", "--api-key-env", "--timeout", "--workers"),
+            needs_base_url=True,
+            supports_workers=True,
+        ),
+        ProviderSpec(
+            "transformers",
+            f"{_PKG}.transformers_local:TransformersProvider",
+            "a local model (--model is a Hub id or a directory; needs the 'train' extra)",
+            _transformers_arguments,
+            ("--model", "--device"),
+        ),
+        ProviderSpec(
+            "scripted",
+            ScriptedProvider,
+            "replies from --script FILE (a JSON list, or an object question-text -> reply)",
+            scripted_arguments,
+            ("--script",),
+        ),
+    )
 }
 
 
+def provider_spec(name: str) -> ProviderSpec:
+    """The spec of the provider called ``name``.
+
+    Raises:
+        ConfigError: for an unknown name (lists the known ones).
+    """
+    try:
+        return PROVIDERS[name]
+    except KeyError:
+        raise ConfigError(
+            f"unknown provider kind {name!r}; choose one of: {', '.join(sorted(PROVIDERS))}"
+        ) from None
+
+
+def providers_help() -> str:
+    """One help paragraph listing the table (``closurebench eval --provider``).
+
+    Example:
+        >>> providers_help().startswith("Backend: openai (--base-url, ")
+        True
+    """
+    parts = [
+        f"{s.name} ({', '.join(s.uses)}): {s.help}" if s.uses else f"{s.name}: {s.help}"
+        for s in PROVIDERS.values()
+    ]
+    return "Backend: " + "; ".join(parts) + "."
+
+
 def make_provider(kind: str, **kwargs: Any) -> Provider:
-    """Create a provider by kind.
+    """Create a provider by kind from its constructor arguments.
 
     Args:
         kind: A key of :data:`PROVIDERS`.
-        **kwargs: Keyword arguments of that provider's constructor.
+        **kwargs: Keyword arguments of that provider's factory.
 
     Returns:
         The provider.
@@ -60,18 +144,45 @@ def make_provider(kind: str, **kwargs: Any) -> Provider:
         ConfigError: For an unknown kind or arguments the provider does not accept.
         ProviderError: When the provider cannot be set up (missing key or extra).
     """
-    try:
-        factory = PROVIDERS[kind]
-    except KeyError:
+    return provider_spec(kind).make(**kwargs)
+
+
+def check_provider_options(name: str, options: ProviderOptions) -> ProviderSpec:
+    """Check the provider name and the options it cannot use, before any data is loaded.
+
+    Returns:
+        The provider's spec.
+
+    Raises:
+        ConfigError: for an unknown provider, or ``--workers`` with one that does not
+            support it.
+    """
+    spec = provider_spec(name)
+    if options.workers and not spec.supports_workers:
+        poolable = ", ".join(sorted(n for n, s in PROVIDERS.items() if s.supports_workers))
         raise ConfigError(
-            f"unknown provider kind {kind!r}; choose one of: {', '.join(sorted(PROVIDERS))}"
-        ) from None
-    signature = inspect.signature(factory)
-    try:
-        signature.bind(**kwargs)
-    except TypeError as exc:
-        accepted = ", ".join(p for p in signature.parameters if p != "self")
-        raise ConfigError(
-            f"bad arguments for provider {kind!r} ({exc}); it accepts: {accepted}"
-        ) from None
-    return factory(**kwargs)
+            f"--workers is supported for --provider {poolable}, not {name!r}; drop --workers"
+        )
+    return spec
+
+
+def build_provider(name: str, options: ProviderOptions) -> Provider:
+    """The provider ``name`` configured from the CLI ``options``.
+
+    With ``options.workers`` its requests run in that many worker processes
+    (:class:`~closurebench.evaluate.providers.pool.ProcessPoolProvider`).
+
+    Raises:
+        ConfigError: for an unknown provider, options it cannot use, or an unreachable
+            server.
+        ProviderError: when the provider cannot be set up (missing key or extra).
+    """
+    spec = check_provider_options(name, options)
+    kwargs = spec.arguments(options)
+    if spec.needs_base_url:
+        check_reachable(str(kwargs["base_url"]))
+    if options.workers:
+        from closurebench.evaluate.providers.pool import ProcessPoolProvider
+
+        return ProcessPoolProvider(name, kwargs, workers=options.workers)
+    return spec.make(**kwargs)

@@ -14,12 +14,24 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+import inspect
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from closurebench.errors import ClosureBenchError
+from closurebench.errors import ClosureBenchError, ConfigError
 
-__all__ = ["Completion", "GenerationSettings", "Provider", "ProviderError"]
+__all__ = [
+    "Completion",
+    "GenerationSettings",
+    "Provider",
+    "ProviderError",
+    "ProviderOptions",
+    "ProviderSpec",
+    "check_reachable",
+]
 
 
 @dataclass(frozen=True)
@@ -160,3 +172,120 @@ class Provider(Protocol):
     async def aclose(self) -> None:
         """Release connections and other resources."""
         ...
+
+
+@dataclass(frozen=True)
+class ProviderOptions:
+    """The command-line options a provider may be configured from (``closurebench eval``).
+
+    Each :class:`ProviderSpec` reads the ones it uses; the others are ignored.
+
+    Attributes:
+        model: ``--model`` (a served model name, or a Hub id / directory for a local model).
+        timeout_s: ``--timeout``.
+        base_url: ``--base-url`` (None: the provider's default).
+        api_key_env: ``--api-key-env``.
+        device: ``--device``.
+        script: ``--script``.
+        workers: ``--workers`` (0: requests in this process).
+    """
+
+    model: str
+    timeout_s: float = 120.0
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    device: str | None = None
+    script: Path | None = None
+    workers: int = 0
+
+
+def _no_arguments(options: ProviderOptions) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    """One entry of the provider table: how to build a provider from the CLI options.
+
+    Attributes:
+        name: The ``--provider`` name.
+        target: The factory (usually the provider class), or ``"module:attribute"``
+            naming it, imported on first use (so listing providers imports no SDK).
+        help: One line for ``--provider``'s help.
+        arguments: Maps the CLI options to the factory's keyword arguments (and checks
+            them, raising :class:`~closurebench.errors.ConfigError`).
+        uses: The CLI options the provider reads (shown in the help).
+        needs_base_url: The provider talks to a server at ``arguments(...)["base_url"]``;
+            the CLI checks that something listens there before the run.
+        supports_workers: Requests may be spread over ``--workers`` processes (the
+            arguments must then be JSON).
+
+    Example:
+        >>> spec = ProviderSpec("echo", "closurebench.evaluate.providers.scripted:"
+        ...                     "ScriptedProvider", "replies in order",
+        ...                     arguments=lambda o: {"script": [o.model]})
+        >>> spec.make(**spec.arguments(ProviderOptions(model="hi"))).name
+        'scripted'
+    """
+
+    name: str
+    target: str | Callable[..., Provider]
+    help: str
+    arguments: Callable[[ProviderOptions], dict[str, Any]] = _no_arguments
+    uses: tuple[str, ...] = ()
+    needs_base_url: bool = False
+    supports_workers: bool = False
+
+    @property
+    def factory(self) -> Callable[..., Provider]:
+        """The factory, imported when ``target`` names it."""
+        if not isinstance(self.target, str):
+            return self.target
+        module, _, attribute = self.target.partition(":")
+        factory: Callable[..., Provider] = getattr(importlib.import_module(module), attribute)
+        return factory
+
+    def make(self, **kwargs: Any) -> Provider:
+        """Call the factory with ``kwargs`` after checking them against its signature.
+
+        Raises:
+            ConfigError: for arguments the factory does not accept (lists the accepted ones).
+        """
+        factory = self.factory
+        signature = inspect.signature(factory)
+        try:
+            signature.bind(**kwargs)
+        except TypeError as exc:
+            accepted = ", ".join(p for p in signature.parameters if p != "self")
+            raise ConfigError(
+                f"bad arguments for provider {self.name!r} ({exc}); it accepts: {accepted}"
+            ) from None
+        return factory(**kwargs)
+
+
+def check_reachable(base_url: str, timeout_s: float = 5.0) -> None:
+    """Open (and close) a TCP connection to the server of ``base_url``.
+
+    Raises:
+        ConfigError: when the URL is malformed or nothing listens there.
+
+    Example:
+        >>> check_reachable("ftp://x")
+        Traceback (most recent call last):
+        ...
+        closurebench.errors.ConfigError: --base-url 'ftp://x' is not an http(s) URL
+    """
+    import socket
+    from urllib.parse import urlparse
+
+    parsed = urlparse(base_url)
+    if parsed.scheme not in {"http", "https"} or not parsed.hostname:
+        raise ConfigError(f"--base-url {base_url!r} is not an http(s) URL")
+    port = parsed.port or (443 if parsed.scheme == "https" else 80)
+    try:
+        with socket.create_connection((parsed.hostname, port), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot reach the server at {base_url} ({exc}); is it running? check --base-url"
+        ) from None

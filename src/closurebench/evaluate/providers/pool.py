@@ -40,12 +40,7 @@ from typing import Any
 from closurebench.errors import ConfigError
 from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
 
-__all__ = ["POOLABLE_KINDS", "ProcessPoolProvider", "worker_main"]
-
-#: Provider kinds whose constructor arguments are plain JSON and whose requests are
-#: independent (the transformers provider holds one model per process; the scripted
-#: provider holds Python callables).
-POOLABLE_KINDS = frozenset({"openai"})
+__all__ = ["ProcessPoolProvider", "worker_main"]
 
 _HEADER = struct.Struct(">I")
 _MAX_FRAME = 256 * 2**20
@@ -170,7 +165,9 @@ class ProcessPoolProvider:
         """Check the configuration; processes start on the first request.
 
         Args:
-            kind: Provider kind, one of :data:`POOLABLE_KINDS`.
+            kind: Provider kind whose spec has ``supports_workers`` (its constructor
+                arguments are plain JSON and its requests independent; the transformers
+                provider holds one model per process, the scripted one Python callables).
             kwargs: That provider's constructor arguments (JSON-serialisable).
             workers: Number of worker processes (>= 1).
 
@@ -178,11 +175,13 @@ class ProcessPoolProvider:
             ConfigError: For a kind that cannot be pooled, ``workers < 1``, or
                 arguments that are not JSON.
         """
-        if kind not in POOLABLE_KINDS:
-            raise ConfigError(
-                f"--workers is supported for --provider {', '.join(sorted(POOLABLE_KINDS))}, "
-                f"not {kind!r}; drop --workers"
-            )
+        from closurebench.evaluate.providers import (
+            ProviderOptions,
+            check_provider_options,
+            make_provider,
+        )
+
+        check_provider_options(kind, ProviderOptions(model="", workers=1))
         if workers < 1:
             raise ConfigError(f"--workers must be >= 1 (0 runs requests in-process), got {workers}")
         try:
@@ -191,8 +190,6 @@ class ProcessPoolProvider:
             raise ConfigError(f"provider arguments must be JSON for --workers ({exc})") from None
         # Build one provider here so that bad arguments (no API key, ...) fail now, in
         # the parent, with the provider's own message.
-        from closurebench.evaluate.providers import make_provider
-
         probe = make_provider(kind, **kwargs)
         self.name = str(getattr(probe, "name", kind))
         self.kind = kind

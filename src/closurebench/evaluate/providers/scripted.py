@@ -23,15 +23,29 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeAlias
+from pathlib import Path
+from typing import Any, TypeAlias
 
-from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
+from closurebench.errors import ConfigError
+from closurebench.evaluate.providers.base import (
+    Completion,
+    GenerationSettings,
+    ProviderError,
+    ProviderOptions,
+)
 
-__all__ = ["ScriptedProvider", "ScriptedReply", "last_user_message"]
+__all__ = [
+    "ScriptedProvider",
+    "ScriptedReply",
+    "last_user_message",
+    "load_script",
+    "scripted_arguments",
+]
 
 
 @dataclass(frozen=True)
@@ -77,6 +91,35 @@ def last_user_message(messages: list[dict[str, str]]) -> str:
         if message.get("role") == "user":
             return str(message.get("content", ""))
     return ""
+
+
+def load_script(path: Path | None) -> list[Any] | dict[str, Any]:
+    """Read a ``--script`` file: a JSON list of replies, or an object question-text -> reply.
+
+    Args:
+        path: The file (``None``: the option was not given).
+
+    Returns:
+        The script.
+
+    Raises:
+        ConfigError: when the option is missing or the file is unreadable or not a list
+            or object.
+    """
+    if path is None:
+        raise ConfigError("--provider scripted needs --script FILE (a JSON list or object)")
+    try:
+        script = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"cannot read --script {str(path)!r}: {exc}") from None
+    if not isinstance(script, list | dict):
+        raise ConfigError(f"--script {str(path)!r} must hold a JSON list or object")
+    return script
+
+
+def scripted_arguments(options: ProviderOptions) -> dict[str, Any]:
+    """The :class:`ScriptedProvider` arguments of the CLI options (reads ``--script``)."""
+    return {"script": load_script(options.script)}
 
 
 class ScriptedProvider:

@@ -38,17 +38,10 @@ Example:
     True
 """
 
+from closurebench.graphs.exact import check as _check
 from closurebench.graphs.exact._common import DEFAULT_TIME_LIMIT, Certificate
 from closurebench.graphs.exact.centrality import CENTRALITY_KINDS, CentralityResult, centrality
-from closurebench.graphs.exact.check import (
-    Verdict,
-    check_bfs_order,
-    check_centrality,
-    check_colouring,
-    check_cover,
-    check_path,
-    check_tour,
-)
+from closurebench.graphs.exact.check import *  # noqa: F403 - Verdict and check_*
 from closurebench.graphs.exact.clique import max_clique
 from closurebench.graphs.exact.coloring import ColouringResult, chromatic_number
 from closurebench.graphs.exact.cover import VertexCoverResult, vertex_cover
@@ -68,16 +61,9 @@ __all__ = [
     "SolverTimeout",
     "TspResult",
     "UnreachableError",
-    "Verdict",
     "VertexCoverResult",
     "bfs_order",
     "centrality",
-    "check_bfs_order",
-    "check_centrality",
-    "check_colouring",
-    "check_cover",
-    "check_path",
-    "check_tour",
     "chromatic_number",
     "max_clique",
     "shortest_path",
@@ -85,3 +71,4 @@ __all__ = [
     "tsp",
     "vertex_cover",
 ]
+__all__ += _check.__all__  # Verdict and the check_* functions (star-imported above)

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import numbers
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 
@@ -33,11 +34,14 @@ __all__ = [
     "check_n",
     "check_node",
     "is_int",
+    "most_connected",
     "normalize_edges",
+    "solve_by_method",
     "to_number",
 ]
 
 Number = int | float
+R = TypeVar("R")
 
 #: Seconds an NP-hard solver may spend before raising :class:`SolverTimeout`.
 DEFAULT_TIME_LIMIT = 60.0
@@ -184,6 +188,59 @@ def adjacency_bitsets(n: int, edge_keys: Iterable[tuple[int, int]]) -> list[int]
         adj[u] |= 1 << v
         adj[v] |= 1 << u
     return adj
+
+
+def most_connected(cand: int, adj: list[int], within: int) -> int:
+    """The vertex of bitset ``cand`` with the most neighbours in ``within`` (smallest id on ties).
+
+    Returns ``-1`` when ``cand`` is empty.
+
+    Example:
+        >>> most_connected(0b111, [0b110, 0b101, 0b011], 0b011)
+        2
+    """
+    best, best_deg = -1, -1
+    while cand:
+        low = cand & -cand
+        v = low.bit_length() - 1
+        cand ^= low
+        d = (adj[v] & within).bit_count()
+        if d > best_deg:
+            best, best_deg = v, d
+    return best
+
+
+def solve_by_method(
+    task: str,
+    n: int,
+    edges: Iterable[Sequence[object]],
+    time_limit: float,
+    method: str,
+    methods: Mapping[str, Callable[[int, list[tuple[int, int]], Deadline], R]],
+) -> R:
+    """Validate an undirected instance and run the chosen method on it.
+
+    Args:
+        task: The solver's name (messages and the deadline).
+        n: Number of nodes.
+        edges: ``(u, v)`` or ``(u, v, w)``; weights are ignored.
+        time_limit: Seconds before :class:`SolverTimeout` is raised.
+        method: A key of ``methods``.
+        methods: ``name -> f(n, sorted edge keys, deadline)``.
+
+    Raises:
+        GraphError: malformed input.
+        ConfigError: unknown method.
+
+    Example:
+        >>> solve_by_method("demo", 3, [(1, 0)], 1.0, "m", {"m": lambda n, keys, d: keys})
+        [(0, 1)]
+    """
+    n = check_n(n)
+    if method not in methods:
+        raise ConfigError(f"method={method!r} is unknown; use one of {', '.join(methods)}")
+    keys = sorted(normalize_edges(n, edges, directed=False))
+    return methods[method](n, keys, Deadline(time_limit, task))
 
 
 class Deadline:

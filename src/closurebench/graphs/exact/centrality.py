@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Literal, cast
 
 from closurebench.errors import ConfigError, GraphError
 from closurebench.graphs.exact._common import Number, check_n, normalize_edges
@@ -114,7 +114,8 @@ def _brandes_source(
     if weighted:
         dist, _ = dijkstra(adj, s)
         exact = [None if d is None else _exact(d) for d in dist]
-        order = sorted((v for v in range(n) if exact[v] is not None), key=exact.__getitem__)
+        reached = [v for v in range(n) if exact[v] is not None]
+        order = sorted(reached, key=lambda v: cast(int | Fraction, exact[v]))
         for v in order:
             stack.append(v)
             dv = exact[v]

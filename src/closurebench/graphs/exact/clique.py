@@ -16,7 +16,7 @@ Example:
 
 from __future__ import annotations
 
-from closurebench.graphs.exact._common import Deadline, adjacency_bitsets
+from closurebench.graphs.exact._common import Deadline, adjacency_bitsets, most_connected
 
 __all__ = ["adjacency_bitsets", "complement", "greedy_clique", "max_clique"]
 
@@ -45,15 +45,7 @@ def greedy_clique(adj: list[int]) -> list[int]:
     cand = (1 << len(adj)) - 1
     clique: list[int] = []
     while cand:
-        best, best_deg = -1, -1
-        rest = cand
-        while rest:
-            low = rest & -rest
-            v = low.bit_length() - 1
-            rest ^= low
-            d = (adj[v] & cand).bit_count()
-            if d > best_deg:
-                best, best_deg = v, d
+        best = most_connected(cand, adj, cand)
         clique.append(best)
         cand &= adj[best]
     return clique

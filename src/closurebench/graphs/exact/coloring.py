@@ -29,25 +29,22 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_matrix, csr_matrix
 
-from closurebench.errors import ConfigError
 from closurebench.graphs.exact._common import (
     DEFAULT_TIME_LIMIT,
     Certificate,
     Deadline,
     adjacency_bitsets,
-    check_n,
-    normalize_edges,
+    most_connected,
+    solve_by_method,
 )
+from closurebench.graphs.exact._highs import solve_binary_milp, sparse_rows
 from closurebench.graphs.exact.clique import max_clique
-from closurebench.graphs.exact.errors import SolverError, SolverTimeout
+from closurebench.graphs.exact.errors import SolverError
 
 __all__ = [
     "COLOURING_METHODS",
@@ -56,7 +53,6 @@ __all__ = [
     "dsatur_greedy",
 ]
 
-COLOURING_METHODS = ("dsatur", "ilp")
 _CHECK_EVERY = 4096
 _MAX_CORE = 800  # DSATUR recursion depth is one frame per vertex
 
@@ -200,16 +196,7 @@ class _Search:
         cand = satset[s]
         if cand & (cand - 1) == 0:
             return cand.bit_length() - 1
-        adj, uncol = self.adj, self.uncol
-        v, best = -1, -1
-        while cand:
-            low = cand & -cand
-            u = low.bit_length() - 1
-            cand ^= low
-            d = (adj[u] & uncol).bit_count()
-            if d > best:
-                v, best = u, d
-        return v
+        return most_connected(cand, self.adj, self.uncol)
 
     def _search(self, used: int) -> None:
         if used >= self.best_k:
@@ -397,33 +384,27 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     add([(y0 + c, 1.0) for c in range(h)], float(omega), np.inf)
     cost = np.zeros(nv)
     cost[y0:] = 1.0
-    a_mat = csr_matrix(coo_matrix((vals, (rows, cols)), shape=(len(lo), nv)))
-    options: dict[str, object] = {"mip_rel_gap": 0.0}
-    if math.isfinite(deadline.remaining()):
-        options["time_limit"] = max(deadline.remaining(), 1e-3)
-    res = milp(
-        cost,
-        integrality=np.ones(nv),
-        bounds=Bounds(lower, upper),
-        constraints=[LinearConstraint(a_mat, np.array(lo), np.array(hi))],
-        options=options,
+    a_mat = sparse_rows(rows, cols, vals, (len(lo), nv))
+    sol = solve_binary_milp(
+        "chromatic_number", cost, a_mat, lo, hi, deadline, lower=lower, upper=upper
     )
-    if res.status == 1:
-        raise SolverTimeout("chromatic_number", deadline.time_limit, f"HiGHS: {res.message}")
-    if res.status != 0:
-        raise SolverError(f"chromatic_number: HiGHS returned status {res.status}: {res.message}")
-    sol = np.asarray(res.x)[: n * h].reshape(n, h)
-    colour = [int(np.argmax(sol[v])) for v in range(n)]
-    if any(sol[v, colour[v]] < 0.5 for v in range(n)) or any(
+    x_vc = sol.x[: n * h].reshape(n, h)
+    colour = [int(np.argmax(x_vc[v])) for v in range(n)]
+    if any(x_vc[v, colour[v]] < 0.5 for v in range(n)) or any(
         colour[a] == colour[b] for a, b in keys
     ):
         raise SolverError("chromatic_number: HiGHS solution is not a proper colouring")
     colouring = _relabel(colour)
-    chi = max(colouring) + 1
-    bound = math.ceil(float(res.mip_dual_bound) - 1e-6)
-    if bound < chi:
-        raise SolverError(f"chromatic_number: {chi} colours but proven bound {res.mip_dual_bound}")
+    chi = sol.certify(max(colouring) + 1)
     return ColouringResult(chi, colouring, Certificate("highs-milp-assignment", chi), tuple(clique))
+
+
+_METHODS = {
+    "dsatur": lambda n, keys, deadline: _by_dsatur(n, adjacency_bitsets(n, keys), deadline),
+    "ilp": _by_ilp,
+}
+#: The independent methods, default first.
+COLOURING_METHODS: tuple[str, ...] = tuple(_METHODS)
 
 
 def chromatic_number(
@@ -455,13 +436,4 @@ def chromatic_number(
         >>> chromatic_number(3, []).colouring
         (0, 0, 0)
     """
-    n = check_n(n)
-    if method not in COLOURING_METHODS:
-        raise ConfigError(
-            f"method={method!r} is unknown; use one of {', '.join(COLOURING_METHODS)}"
-        )
-    keys = sorted(normalize_edges(n, edges, directed=False))
-    deadline = Deadline(time_limit, "chromatic_number")
-    if method == "ilp":
-        return _by_ilp(n, keys, deadline)
-    return _by_dsatur(n, adjacency_bitsets(n, keys), deadline)
+    return solve_by_method("chromatic_number", n, edges, time_limit, method, _METHODS)

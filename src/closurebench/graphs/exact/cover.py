@@ -22,29 +22,23 @@ Example:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
-from scipy.sparse import coo_matrix, csr_matrix
 
-from closurebench.errors import ConfigError
 from closurebench.graphs.exact._common import (
     DEFAULT_TIME_LIMIT,
     Certificate,
     Deadline,
     adjacency_bitsets,
-    check_n,
-    normalize_edges,
+    solve_by_method,
 )
+from closurebench.graphs.exact._highs import solve_binary_milp, sparse_rows
 from closurebench.graphs.exact.clique import complement, max_clique
-from closurebench.graphs.exact.errors import SolverError, SolverTimeout
+from closurebench.graphs.exact.errors import SolverError
 
 __all__ = ["COVER_METHODS", "VertexCoverResult", "vertex_cover"]
-
-COVER_METHODS = ("clique", "ilp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,31 +78,19 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> VertexCo
     m = len(keys)
     rows = np.repeat(np.arange(m), 2)
     cols = np.array(keys, dtype=np.int64).reshape(-1)
-    a = csr_matrix(coo_matrix((np.ones(2 * m), (rows, cols)), shape=(m, n)))
-    options: dict[str, object] = {"mip_rel_gap": 0.0}
-    if math.isfinite(deadline.remaining()):
-        options["time_limit"] = max(deadline.remaining(), 1e-3)
-    res = milp(
-        np.ones(n),
-        integrality=np.ones(n),
-        bounds=Bounds(0.0, 1.0),
-        constraints=[LinearConstraint(a, 1.0, np.inf)],
-        options=options,
-    )
-    if res.status == 1:
-        raise SolverTimeout("vertex_cover", deadline.time_limit, f"HiGHS: {res.message}")
-    if res.status != 0:
-        raise SolverError(f"vertex_cover: HiGHS returned status {res.status}: {res.message}")
-    cover = tuple(int(v) for v in np.flatnonzero(np.asarray(res.x) > 0.5))
+    a = sparse_rows(rows, cols, np.ones(2 * m), (m, n))
+    sol = solve_binary_milp("vertex_cover", np.ones(n), a, np.ones(m), np.full(m, np.inf), deadline)
+    cover = tuple(int(v) for v in np.flatnonzero(sol.x > 0.5))
     chosen = set(cover)
     if any(u not in chosen and v not in chosen for u, v in keys):
         raise SolverError("vertex_cover: HiGHS solution leaves an edge uncovered")
-    bound = math.ceil(float(res.mip_dual_bound) - 1e-6)
-    if bound < len(cover):
-        raise SolverError(
-            f"vertex_cover: cover of size {len(cover)} but proven bound {res.mip_dual_bound}"
-        )
-    return VertexCoverResult(len(cover), cover, Certificate("highs-milp", len(cover)))
+    size = sol.certify(len(cover))
+    return VertexCoverResult(size, cover, Certificate("highs-milp", size))
+
+
+_METHODS = {"clique": _by_clique, "ilp": _by_ilp}
+#: The independent methods, default first.
+COVER_METHODS: tuple[str, ...] = tuple(_METHODS)
 
 
 def vertex_cover(
@@ -121,28 +103,22 @@ def vertex_cover(
     """Minimum vertex cover of an undirected graph, with a certificate.
 
     Args:
-        n: Number of nodes.
-        edges: ``(u, v)`` or ``(u, v, w)``; weights are ignored.
-        time_limit: Seconds before :class:`SolverTimeout` is raised.
-        method: ``"clique"`` (branch and bound on the complement) or ``"ilp"`` (HiGHS).
+        n: How many nodes the graph has (ids ``0..n-1``).
+        edges: The edges as ``(u, v)`` pairs (a third item, a weight, is ignored).
+        time_limit: The solver's budget in seconds.
+        method: One of :data:`COVER_METHODS`: ``"clique"`` (branch and bound on the
+            complement, default) or ``"ilp"`` (HiGHS).
 
     Returns:
         The minimum size, one minimum cover and the certificate.
 
     Raises:
-        GraphError: malformed input.
-        ConfigError: unknown method.
-        SolverTimeout: optimality not proven within ``time_limit``.
+        GraphError: for malformed nodes or edges.
+        ConfigError: for a method not in :data:`COVER_METHODS`.
+        SolverTimeout: when optimality is not proven within ``time_limit``.
 
     Example:
         >>> vertex_cover(3, [(0, 1), (1, 2), (0, 2)]).size
         2
     """
-    n = check_n(n)
-    if method not in COVER_METHODS:
-        raise ConfigError(f"method={method!r} is unknown; use one of {', '.join(COVER_METHODS)}")
-    keys = sorted(normalize_edges(n, edges, directed=False))
-    deadline = Deadline(time_limit, "vertex_cover")
-    if method == "ilp":
-        return _by_ilp(n, keys, deadline)
-    return _by_clique(n, keys, deadline)
+    return solve_by_method("vertex_cover", n, edges, time_limit, method, _METHODS)

@@ -30,10 +30,9 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, linprog, milp
-from scipy.sparse import coo_matrix, csr_matrix
 
 from closurebench.errors import GraphError
 from closurebench.graphs.exact._common import (
@@ -43,8 +42,12 @@ from closurebench.graphs.exact._common import (
     Number,
     to_number,
 )
+from closurebench.graphs.exact._highs import sparse_rows, time_options
 from closurebench.graphs.exact._tour_heuristics import improved_tour
 from closurebench.graphs.exact.errors import SolverError, SolverTimeout
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
 
 __all__ = ["TspResult", "check_weight_matrix", "tour_cost", "tsp"]
 
@@ -218,7 +221,7 @@ class _Model:
         m = len(pairs)
         rows = np.repeat(np.arange(m), 2)
         cols = np.array(pairs, dtype=np.int64).reshape(-1)
-        self.degree = csr_matrix(coo_matrix((np.ones(2 * m), (cols, rows)), shape=(n, m)))
+        self.degree = sparse_rows(cols, rows, np.ones(2 * m), (n, m))
         self.cuts: list[list[int]] = []
         self._seen: set[frozenset[int]] = set()
 
@@ -244,15 +247,15 @@ class _Model:
                 if k is not None:
                     rows.append(r)
                     cols.append(k)
-        a = coo_matrix((np.ones(len(cols)), (rows, cols)), shape=(len(self.cuts), m))
-        return csr_matrix(a), np.array([len(c) - 1.0 for c in self.cuts])
+        a = sparse_rows(rows, cols, np.ones(len(cols)), (len(self.cuts), m))
+        return a, np.array([len(c) - 1.0 for c in self.cuts])
 
     def solve_lp(self, time_limit: float) -> object:
         """LP relaxation (HiGHS via linprog, which also returns reduced costs)."""
+        from scipy.optimize import linprog  # heavy: only solving needs it
+
         a_ub, b_ub = self._cut_matrix() if self.cuts else (None, None)
-        options: dict[str, object] = {}
-        if math.isfinite(time_limit):
-            options["time_limit"] = max(time_limit, 1e-3)
+        options = time_options(time_limit)
         return linprog(
             self.c,
             A_ub=a_ub,
@@ -266,14 +269,14 @@ class _Model:
 
     def solve_milp(self, time_limit: float) -> object:
         """The MILP with the current cuts, to a proven zero gap."""
+        from scipy.optimize import Bounds, LinearConstraint, milp  # heavy: only solving needs it
+
         m = len(self.pairs)
         constraints = [LinearConstraint(self.degree, 2.0, 2.0)]
         if self.cuts:
             a, rhs = self._cut_matrix()
             constraints.append(LinearConstraint(a, -np.inf, rhs))
-        options: dict[str, object] = {"mip_rel_gap": 0.0, "presolve": True}
-        if math.isfinite(time_limit):
-            options["time_limit"] = max(time_limit, 1e-3)
+        options = time_options(time_limit, mip_rel_gap=0.0, presolve=True)
         return milp(
             self.c,
             integrality=np.ones(m),

@@ -2,7 +2,8 @@
 
 - :mod:`~closurebench.surface.closure.labels` — the four label pools;
 - :mod:`~closurebench.surface.closure.frames` — the 16 domain frames;
-- :mod:`~closurebench.surface.closure.questions` — per-category query sentences;
+- :mod:`~closurebench.surface.closure.questions` — frame vocabulary and answer forms that
+  fill each category task's query template;
 - :mod:`~closurebench.surface.closure.render` — :func:`render_closure`;
 - :mod:`~closurebench.surface.closure.reader` — :func:`read_closure`, :func:`certify`.
 """

@@ -1,15 +1,16 @@
 """Read a rendered ClosureBench question back into its structure; certify round trips.
 
 Written independently of :mod:`~closurebench.surface.closure.render`: it shares only the
-data tables (frames, question templates, answer forms) and parses the text on its own:
+data (frames, answer forms, and the category task's template, anchors and flags) and
+parses the text on its own:
 
 1. paragraphs: the first declares the nodes ("There are 5 accounts: A, B, C, D, E.");
    the plural noun identifies the frame; node ``i`` is the ``i``-th declared label;
 2. the last paragraph must match the category's question template followed by its answer
-   form in full, a label slot matching exactly one declared label; it yields ``X``, ``Y``
-   and ``k``;
+   form in full, a label slot matching exactly one declared label; it yields the task's
+   anchors (``X``, ``Y``, ``k``);
 3. every paragraph in between holds a graph (headed "Last year's ...:" / "This year's
-   ...:" for ``graph_comparison``): JSON lines, a ``|``-table, or sentences
+   ...:" for a two-graph task such as ``graph_comparison``): JSON lines, a ``|``-table, or sentences
    ``<labels> <verb> <labels>.`` where the verb is one of the frame's forward, reversed,
    synonym or mutual verbs; a sentence must parse exactly one way.
 
@@ -31,17 +32,14 @@ import re
 
 from closurebench.errors import ClosureBenchError
 from closurebench.graphs import Graph
+from closurebench.structures.closure import ClosureStructure
 from closurebench.surface.closure.frames import FRAMES, Frame
 from closurebench.surface.closure.questions import (
-    ANSWER_FORMS,
-    CATEGORY_RESULT_TYPES,
-    KINSHIP_CATEGORIES,
-    QUESTIONS,
     SECTIONS,
-    UNDIRECTED_CATEGORIES,
+    answer_form,
     vocabulary,
 )
-from closurebench.tasks.closure.base import ClosureStructure
+from closurebench.tasks.closure import CLOSURE_TASKS, ClosureTask
 
 __all__ = ["ReadError", "RoundTripError", "certify", "read_closure"]
 
@@ -146,17 +144,31 @@ def _graph(
     return edges
 
 
-_SLOT = re.compile(r"@@(X|Y|k|kn)@@")
+_SLOT = re.compile(r"@@(\w+)@@")
 
 
-def _query_parts(template: str, vocab: dict[str, str]) -> list[str]:
-    """The filled ``template`` as ``[text, slot, text, ..., slot, text]``.
+def _query_parts(task: ClosureTask, vocab: dict[str, str]) -> list[str]:
+    """The task's filled template as ``[text, slot, text, ..., slot, text]``.
 
-    Slots are ``X``/``Y`` (one declared label), ``k`` (digits) and ``kn`` (the frame's
-    plural or singular noun).
+    Slots are the task's anchors: ``k`` (digits), any other (one declared label), and
+    ``kn`` (the frame's plural or singular noun) where ``k`` is one of them.
+
+    Raises:
+        ReadError: when the template names a field that is neither vocabulary nor one
+            of the task's anchors (a task definition bug).
     """
-    marks = {"X": "@@X@@", "Y": "@@Y@@", "k": "@@k@@", "k_nouns": "@@kn@@"}
-    return _SLOT.split(template.format(**vocab, **marks))
+    marks = {name: f"@@{name}@@" for name in task.anchor_names}
+    if "k" in task.anchor_names:
+        marks["k_nouns"] = "@@kn@@"
+    try:
+        filled = task.template.format(**vocab, **marks)
+    except KeyError as exc:
+        raise ReadError(
+            f"{task.name}: the template names {exc.args[0]!r}, which is neither frame "
+            f"vocabulary nor one of its anchors {list(task.anchor_names)}; add it to "
+            "anchor_names or fix the template"
+        ) from None
+    return _SLOT.split(filled)
 
 
 def _match_query(
@@ -219,8 +231,11 @@ def read_closure(question: str, category: str) -> ClosureStructure:
     Raises:
         ReadError: when the text cannot be read unambiguously.
     """
-    if category not in QUESTIONS:
-        raise ReadError(f"unknown closure category {category!r}")
+    task = CLOSURE_TASKS.get(category)
+    if task is None:
+        raise ReadError(
+            f"unknown closure category {category!r}; choose one of {', '.join(CLOSURE_TASKS)}"
+        )
     paras = [p for p in question.split("\n\n") if p.strip()]
     if len(paras) < 3:
         raise ReadError(f"expected >= 3 paragraphs, found {len(paras)}")
@@ -235,13 +250,13 @@ def read_closure(question: str, category: str) -> ClosureStructure:
     if len(frames) != 1:
         raise ReadError(f"node noun {nouns!r} names {len(frames)} frames")
     frame = frames[0]
-    kinship = category in KINSHIP_CATEGORIES
-    undirected = category in UNDIRECTED_CATEGORIES
+    kinship = task.kinship
+    undirected = not task.directed
     verbs = _verbs(frame, kinship, undirected)
     links = frame.und_links if undirected else frame.links
 
     graphs: list[list[tuple[int, int]]] = []
-    comparison = category == "graph_comparison"
+    comparison = task.two_graphs
     for i, para in enumerate(paras[1:-1]):
         if comparison:
             head = SECTIONS[i].format(links=links) if i < 2 else "\0"
@@ -253,12 +268,16 @@ def read_closure(question: str, category: str) -> ClosureStructure:
         raise ReadError(f"found {len(graphs)} graph sections for {category}")
 
     vocab = vocabulary(frame, kinship)
-    answer = ANSWER_FORMS[CATEGORY_RESULT_TYPES[category]]
-    parts = _query_parts(QUESTIONS[category], vocab)
-    parts[-1] += " " + answer
+    parts = _query_parts(task, vocab)
+    parts[-1] += " " + answer_form(task)
     q = _match_query(parts, paras[-1], labels, frame)
     if q is None:
         raise ReadError(f"query {paras[-1]!r} does not match the {category} template")
+    if sorted(q) != sorted(task.anchor_names):
+        raise ReadError(
+            f"{category}: the query states the anchors {sorted(q)}, not the task's "
+            f"{list(task.anchor_names)}"
+        )
     known = {x: i for i, x in enumerate(labels)}
     anchors = tuple(
         (name, int(value) if name == "k" else known[value]) for name, value in q.items()

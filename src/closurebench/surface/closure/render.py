@@ -1,6 +1,8 @@
-"""Render a :class:`~closurebench.tasks.closure.base.ClosureStructure` as question text.
+"""Render a :class:`~closurebench.structures.closure.ClosureStructure` as question text.
 
-The surface generator ``g`` alone picks, in this order: label pool, labels, frame
+The category's task (:data:`~closurebench.tasks.closure.CLOSURE_TASKS`) gives the query
+template, the result type (answer form) and the kinship / undirected / two-graph flags;
+the surface generator ``g`` alone picks, in this order: label pool, labels, frame
 (kinship categories draw only kinship-capable frames; the kinship-only frame is kept for
 them), presentation style, encoding, edge order, and the per-edge choices of the style.
 Every draw is made even when a keyword override fixes the outcome, so forcing one knob
@@ -12,7 +14,7 @@ Layout (paragraphs separated by a blank line):
    id order (isolated nodes included), then notes (mutual links, two years, encoding);
 2. the graph: sentences (``nl``), one JSON line ``{"nodes": [...], "edges": [...]}``
    (``json``) or a labelled 0/1 adjacency table (``matrix``); ``graph_comparison`` has
-   two such paragraphs headed "Last year's ...:" and "This year's ...:";
+   two such paragraphs headed "Last year's ...:" and "This year's ...:" (two-graph tasks);
 3. the query sentence (identical across encodings and styles) and the answer form.
 
 Styles (``nl`` only): ``flat`` (one edge a sentence), ``by_source`` (grouped by source),
@@ -22,11 +24,10 @@ reversed at random), ``varied`` (grouped by source, a verb synonym drawn per sou
 Example:
     >>> from closurebench.graphs import Graph
     >>> from closurebench.seeding import rng
-    >>> from closurebench.tasks.closure.base import ClosureStructure
+    >>> from closurebench.structures.closure import ClosureStructure
     >>> s = ClosureStructure("reach_then_count", Graph(4, ((0, 1), (1, 2))), (("X", 0),))
-    >>> r = render_closure(s, result_type="integer", kinship=False, g=rng(3, "doc"),
-    ...                    encoding="nl", style="flat", domain="fraud_detection",
-    ...                    label_pool="letters")
+    >>> r = render_closure(s, g=rng(3, "doc"), encoding="nl", style="flat",
+    ...                    domain="fraud_detection", label_pool="letters")
     >>> print(r.question.replace(r.labels[0], "<X>").splitlines()[-1])  # doctest: +ELLIPSIS
     How many accounts can <X> reach through a chain of payments, not counting <X> itself? ...
 """
@@ -40,6 +41,7 @@ import numpy as np
 
 from closurebench.errors import ConfigError
 from closurebench.graphs import Graph
+from closurebench.structures.closure import ClosureStructure
 from closurebench.surface.closure.frames import (
     FRAMES,
     Frame,
@@ -49,14 +51,12 @@ from closurebench.surface.closure.frames import (
 )
 from closurebench.surface.closure.labels import LABEL_POOLS, labels_for
 from closurebench.surface.closure.questions import (
-    ANSWER_FORMS,
-    QUESTIONS,
     SECTIONS,
-    UNDIRECTED_CATEGORIES,
+    answer_form,
     k_nouns,
+    task_for,
     vocabulary,
 )
-from closurebench.tasks.closure.base import ClosureStructure
 
 __all__ = ["ENCODINGS", "STYLES", "RenderedClosure", "render_closure"]
 
@@ -167,8 +167,6 @@ def _body(
 def render_closure(
     structure: ClosureStructure,
     *,
-    result_type: str,
-    kinship: bool,
     g: np.random.Generator,
     encoding: str | None = None,
     style: str | None = None,
@@ -178,9 +176,8 @@ def render_closure(
     """Render ``structure`` as a question, every surface choice drawn from ``g``.
 
     Args:
-        structure: What to ask (category, graph(s), anchors).
-        result_type: The category's result type (selects the answer form).
-        kinship: Whether the category is a kinship category (kinship frames only).
+        structure: What to ask (category, graph(s), anchors); the category's task
+            gives the wording, the answer form and the frames it may use.
         g: The surface generator; it alone fixes the surface.
         encoding: Force ``"nl"``, ``"json"`` or ``"matrix"``.
         style: Force one of :data:`STYLES`.
@@ -188,25 +185,34 @@ def render_closure(
         label_pool: Force a label pool.
 
     Raises:
-        ConfigError: on an unknown category, result type or forced value.
+        ConfigError: on an unknown category, a structure whose anchors or graph count
+            differ from the task's, or a forced value the category does not allow.
     """
-    cat = structure.category
-    if cat not in QUESTIONS:
-        raise ConfigError(f"unknown closure category {cat!r}")
-    if result_type not in ANSWER_FORMS:
-        raise ConfigError(f"unknown result type {result_type!r}; choose from {ANSWER_FORMS}")
+    task = task_for(structure.category)
+    if (structure.graph2 is not None) != task.two_graphs:
+        raise ConfigError(
+            f"{task.name} asks about {'two graphs' if task.two_graphs else 'one graph'}, "
+            f"but the structure has graph2={structure.graph2!r}"
+        )
+    names = sorted(name for name, _ in structure.anchors)
+    if names != sorted(task.anchor_names):
+        raise ConfigError(
+            f"{task.name} names the anchors {list(task.anchor_names)}, but the structure "
+            f"has {names}; sample it with the task"
+        )
     pool = _pick(g, LABEL_POOLS, label_pool, "label_pool")
     labels = labels_for(pool, structure.n, g)
-    frame_key = _pick(g, kinship_frames() if kinship else general_frames(), domain, "domain")
+    frames = kinship_frames() if task.kinship else general_frames()
+    frame_key = _pick(g, frames, domain, "domain")
     frame = FRAMES[frame_key]
     sty = _pick(g, STYLES, style, "style")
     enc = _pick(g, ENCODINGS, encoding, "encoding")
 
-    undirected = cat in UNDIRECTED_CATEGORIES
-    vocab = vocabulary(frame, kinship)
+    undirected = not task.directed
+    vocab = vocabulary(frame, task.kinship)
     if undirected:
         verbs: tuple[Verb, Verb, tuple[Verb, ...]] = (frame.und, frame.und, ())
-    elif kinship and frame.kin is not None:
+    elif task.kinship and frame.kin is not None:
         verbs = (frame.kin.fwd, frame.kin.rev, frame.kin.syns)
     else:
         verbs = (frame.fwd, frame.rev, frame.syns)
@@ -243,8 +249,8 @@ def render_closure(
         fields[name] = str(value) if name == "k" else labels[value]
         if name == "k":
             fields["k_nouns"] = k_nouns(frame, value)
-    query = QUESTIONS[cat].format(**fields)
-    paragraphs.append(f"{query} {ANSWER_FORMS[result_type]}")
+    query = task.template.format(**fields)
+    paragraphs.append(f"{query} {answer_form(task)}")
     return RenderedClosure(
         question="\n\n".join(paragraphs),
         labels=labels,

@@ -1,4 +1,8 @@
-"""GRIT text surface: structures, scenarios, naming schemes, renderer and reader.
+"""GRIT text surface: scenarios, naming schemes, renderer and reader.
+
+The structure type lives below this package (:mod:`closurebench.structures.grit`) and the
+task facts in the task classes (:mod:`closurebench.tasks.grit`); ``GritStructure``,
+``TASKS`` and ``CENTRALITIES`` are re-exported here for existing imports.
 
 Example:
     >>> from closurebench.seeding import rng
@@ -9,8 +13,8 @@ Example:
     True
 """
 
+from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit.naming import NAMINGS, Naming, make_names
-from closurebench.surface.grit.query import CENTRALITIES, TASKS, GritStructure
 from closurebench.surface.grit.reader import (
     ReadError,
     ReadView,
@@ -21,6 +25,10 @@ from closurebench.surface.grit.reader import (
 )
 from closurebench.surface.grit.render import FORMS, RenderedQuestion, render
 from closurebench.surface.grit.scenarios import SCENARIOS, Scenario, in_distribution, ood
+from closurebench.tasks.grit import CENTRALITIES, GRIT_TASKS
+
+#: The GRIT task names, in registry order (a view of :data:`~closurebench.tasks.grit.GRIT_TASKS`).
+TASKS: tuple[str, ...] = tuple(GRIT_TASKS)
 
 __all__ = [
     "CENTRALITIES",

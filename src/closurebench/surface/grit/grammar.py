@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from closurebench.errors import ClosureBenchError
-from closurebench.surface.grit.query import CENTRALITIES
 from closurebench.surface.grit.scenarios import frames as F
 from closurebench.surface.grit.scenarios.base import Scenario
+from closurebench.tasks.grit import CENTRALITIES
 
 __all__ = [
     "Pattern",
@@ -221,7 +221,7 @@ def _unit_templates(sc: Scenario) -> list[tuple[str, object, str]]:
 
     for (directed, weighted), line in F.STANDARD_LINE.items():
         add("edge", (directed, weighted), [line])
-    add("edge", (False, sc.task in ("shortest_path", "tsp")), sc.links)
+    add("edge", (False, sc.weighted_task), sc.links)
     add("edge", (False, False), sc.links_plain)
     add("edge", (True, True), sc.arcs)
     add("edge", (True, False), sc.arcs_plain)

@@ -23,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 
 from closurebench.seeding import rng as make_rng
+from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import scenarios as registry
 from closurebench.surface.grit.naming import NAMINGS
-from closurebench.surface.grit.query import CENTRALITIES, GritStructure
 from closurebench.surface.grit.render import FORMS, render
+from closurebench.tasks.grit import GraphTrait, get
 
 __all__ = ["example_structure", "samples"]
 
@@ -45,16 +46,22 @@ def example_structure(
         task: A GRIT task.
         n: Number of nodes (>= 2).
         g: Generator to draw from.
-        directed: Shortest path only: make it directed (strongly connected).
-        weighted: Shortest path only: weights 1..10 (default True); TSP is always weighted.
+        directed: Make it directed (strongly connected), if the task allows direction.
+        weighted: For tasks that may be weighted or not: weights 1..10 (default True);
+            tasks that are always (or never) weighted ignore it.
         p: Extra-edge probability on top of a random spanning tree (cycle if directed).
     """
-    if task == "tsp":
+    t = get(task)
+    if t.complete:
         pts = g.integers(0, 25, size=(n, 2))
         dist = np.abs(pts[:, None, :] - pts[None, :, :]).sum(axis=2) + 1
         edges = [(i, j, int(dist[i, j])) for i in range(n) for j in range(i + 1, n)]
-        return GritStructure(task, n, False, True, edges)
-    weighted = task == "shortest_path" and (True if weighted is None else weighted)
+        return t.structure(n, False, True, edges)
+    directed = directed and t.directed is not GraphTrait.NEVER
+    if t.weighted is GraphTrait.EITHER:
+        weighted = True if weighted is None else weighted
+    else:
+        weighted = t.weighted is GraphTrait.ALWAYS
     order = [int(x) for x in g.permutation(n)]
     pairs: set[tuple[int, int]] = set()
     for k in range(1, n):
@@ -65,15 +72,7 @@ def example_structure(
     extra = np.argwhere(g.random((n, n)) < p)
     pairs.update((int(u), int(v)) for u, v in extra if u != v and (directed or u < v))
     edges = [(u, v, int(g.integers(1, 11)) if weighted else 1) for u, v in sorted(pairs)]
-    params: dict[str, object] = {}
-    if task == "shortest_path":
-        s, t = g.choice(n, size=2, replace=False)
-        params = {"source": int(s), "target": int(t)}
-    elif task == "bfs":
-        params = {"source": int(g.integers(0, n))}
-    elif task == "centrality":
-        params = {"centrality": CENTRALITIES[int(g.integers(0, len(CENTRALITIES)))]}
-    return GritStructure(task, n, directed and task == "shortest_path", weighted, edges, params)
+    return t.structure(n, directed, weighted, edges, t.sample_params(g, n))
 
 
 def samples(task: str, n: int = 6, seed: int = 0, forms=FORMS, namings=NAMINGS) -> str:
@@ -81,7 +80,7 @@ def samples(task: str, n: int = 6, seed: int = 0, forms=FORMS, namings=NAMINGS) 
     out = []
     for sc in registry.for_task(task):
         g = make_rng(seed, "preview", sc.id)
-        directed = task == "shortest_path" and bool(g.random() < 0.5)
+        directed = get(task).directed is GraphTrait.EITHER and bool(g.random() < 0.5)
         structure = example_structure(task, n, g, directed=directed)
         for form in forms:
             for naming in namings:

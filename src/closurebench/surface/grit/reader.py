@@ -37,8 +37,10 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from closurebench.errors import ClosureBenchError, ConfigError, GraphError
+from closurebench.structures.grit import NODE_PARAMS, GritStructure
 from closurebench.surface.grit import scenarios as registry
 from closurebench.surface.grit.grammar import (
     ReadError,
@@ -48,8 +50,8 @@ from closurebench.surface.grit.grammar import (
     sentences,
     split_list,
 )
-from closurebench.surface.grit.query import GritStructure
 from closurebench.surface.grit.scenarios.base import Scenario
+from closurebench.tasks.grit import GraphTrait
 
 __all__ = ["ReadError", "ReadView", "RoundTripError", "certify", "read", "read_view"]
 
@@ -182,7 +184,7 @@ def read_view(
             continue
         pat, gd = hits[0]
         if pat.role == "edge":
-            directed, weighted = pat.info  # type: ignore[misc]
+            directed, weighted = cast(tuple[bool, bool], pat.info)
             u, v = node(gd["a"], unit), node(gd["b"], unit)
             w = _weight_of(gd, slots, unit)
             key = (u, v) if directed or u < v else (v, u)
@@ -219,7 +221,7 @@ def _one_param(found: dict[str, list]) -> dict[str, object]:
 
 def _check_rule(sc: Scenario, found: dict[str, list], kind: str, declared: list[str]) -> str | None:
     rules = found["rule"]
-    if sc.task != "bfs":
+    if not sc.task_class.states_neighbour_order:
         if rules:
             raise ReadError(f"a {sc.task} question should not state a BFS neighbour order")
         return None
@@ -239,15 +241,16 @@ def _check_rule(sc: Scenario, found: dict[str, list], kind: str, declared: list[
 
 
 def _assemble(sc, declared, kind, alias_names, edges, kinds, found, names, ignored) -> ReadView:
-    task = sc.task
+    task, spec = sc.task, sc.task_class
     if len(kinds) > 1:
         raise ReadError(f"edges mix kinds (directed, weighted) = {sorted(kinds)}")
-    directed, weighted = next(iter(kinds)) if kinds else (False, task == "tsp")
+    always_weighted = spec.weighted is GraphTrait.ALWAYS
+    directed, weighted = next(iter(kinds)) if kinds else (False, always_weighted)
     if not found["ask"]:
         raise ReadError(f"no question of scenario {sc.id!r} was found in the text")
-    if task == "shortest_path":
-        if set(found["ask"]) != {weighted}:
-            raise ReadError("the question's wording (weighted or hop count) does not fit the edges")
+    if spec.weighted is GraphTrait.EITHER and set(found["ask"]) != {weighted}:
+        raise ReadError("the question's wording (weighted or hop count) does not fit the edges")
+    if spec.states_direction:
         if found["direction"] != [directed]:
             raise ReadError(
                 f"expected one note saying links are {'one-way' if directed else 'two-way'}, "
@@ -261,13 +264,13 @@ def _assemble(sc, declared, kind, alias_names, edges, kinds, found, names, ignor
         params["source"] = merged["s"]
     if "t" in merged:
         params["target"] = merged["t"]
-    if task == "centrality":
+    if spec.defined_param is not None:
         if found["kind"] != [merged.get("kind")]:
             raise ReadError(
-                f"the question asks for {merged.get('kind')!r} centrality but the definition "
-                f"given is {found['kind']}"
+                f"the question asks for {merged.get('kind')!r} {spec.defined_param} but the "
+                f"definition given is {found['kind']}"
             )
-        params["centrality"] = merged["kind"]
+        params[spec.defined_param] = merged["kind"]
     tie_break = _check_rule(sc, found, kind, declared)
 
     n = len(declared)
@@ -286,11 +289,11 @@ def _assemble(sc, declared, kind, alias_names, edges, kinds, found, names, ignor
         perm = [int(x) for x in declared] if kind == "numbered" else list(range(n))
         out_names = tuple(declared[perm.index(i)] for i in range(n))
     id_edges = [(perm[u], perm[v], w) for (u, v), w in edges.items()]
-    for key in ("source", "target"):
+    for key in NODE_PARAMS:
         if key in params:
-            params[key] = perm[params[key]]  # type: ignore[index]
+            params[key] = perm[cast(int, params[key])]
     try:
-        structure = GritStructure(task, n, directed, weighted, id_edges, params)
+        structure = spec.structure(n, directed, weighted, id_edges, params)
     except (ConfigError, GraphError) as exc:
         raise ReadError(f"the text does not describe a valid {task} instance: {exc}") from None
     index = {name: k for k, name in enumerate(declared)}

@@ -15,7 +15,10 @@ Every random choice (names, template choice, order, aliases used in mentions,
 distractors) comes from the ``rng`` argument, so the same generator state gives
 byte-identical text. The text is built only from the scenario tables and
 :mod:`~closurebench.surface.grit.scenarios.frames`; :mod:`~closurebench.surface.grit.reader`
-parses it back independently.
+parses it back independently. What differs between tasks comes from the task class's
+wording hooks (:meth:`~closurebench.tasks.grit.GritTask.graph_notes`,
+:meth:`~closurebench.tasks.grit.GritTask.plain_wording`, ``answer_form``,
+``states_neighbour_order``, ``defined_param``).
 
 Example:
     >>> from closurebench.seeding import rng
@@ -45,11 +48,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from closurebench.errors import ConfigError
+from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import scenarios as registry
 from closurebench.surface.grit.naming import NAMINGS, Naming, make_names
-from closurebench.surface.grit.query import GritStructure
 from closurebench.surface.grit.scenarios import frames as F
 from closurebench.surface.grit.scenarios.base import Scenario
+from closurebench.tasks.grit import GraphNote
 
 __all__ = ["FORMS", "RenderedQuestion", "render"]
 
@@ -62,6 +66,9 @@ _PARAGRAPH = 8  # edge sentences per paragraph in the realistic form
 @dataclass(frozen=True)
 class RenderedQuestion:
     """One view of a structure: the text plus what a scorer needs to read answers.
+
+    Satisfies :class:`~closurebench.structures.grit.GritView` (what a task needs to give
+    this view's answer).
 
     Attributes:
         question: The full question text.
@@ -109,7 +116,7 @@ class _Writer:
     def weight(self, w: int) -> str:
         return self.sc.unit.replace("{w}", str(w)).replace("{pl}", "" if w == 1 else "s")
 
-    def fill(self, template: str, line: bool = False, **values: object) -> str:
+    def fill(self, template: str, line: bool = False, /, **values: object) -> str:
         def sub(m: re.Match) -> str:
             key = m.group(1)
             if key in _REFS:
@@ -136,6 +143,7 @@ class _Writer:
 
     def declaration(self, realistic: bool) -> str:
         n = len(self.nm.names)
+        frames: tuple[str, ...]
         if self.nm.scheme == "canonical":
             frames = F.LIST_NUMBERED if realistic else (F.INTRO_NUMBERED,)
         elif self.nm.scheme == "random":
@@ -155,27 +163,31 @@ class _Writer:
         return out
 
     def query_sentences(self, s: GritStructure, realistic: bool) -> list[str]:
-        sc, params = self.sc, dict(s.params)
-        if sc.task == "shortest_path" and not s.weighted:
+        sc, task = self.sc, self.sc.task_class
+        if task.plain_wording(s):
             ask = self.pick(sc.ask_plain) if realistic else sc.ask_standard_plain
         else:
             ask = self.pick(sc.ask) if realistic else sc.ask_standard
-        out = [self.fill(ask, s=params.get("source", 0), t=params.get("target", 0),
-                         kind=params.get("centrality", ""))]  # fmt: skip
-        if sc.task == "bfs":
+        out = [self.fill(ask, **_param_slots(s))]
+        if task.states_neighbour_order:
             order = self.fill(F.BFS_ORDER[self.nm.rule])
             rule = F.BFS_RULE_REALISTIC if realistic else F.BFS_RULE_STANDARD
             out.append(self.fill(rule, order=order))
-        if sc.task == "centrality":
-            out.append(self.fill(F.CENTRALITY_NOTE[params["centrality"]]))
-        out.append(self.fill(F.INSTRUCTION[(sc.task, self.nm.numeric)]))
+        if task.defined_param is not None:
+            out.append(self.fill(F.CENTRALITY_NOTE[s.param(task.defined_param)]))
+        out.append(self.fill(F.INSTRUCTION[(task.answer_form, self.nm.numeric)]))
         return out
+
+
+def _param_slots(s: GritStructure) -> dict[str, object]:
+    """The structure's query parameters by the template slot that states them."""
+    return {F.PARAM_SLOT[key]: value for key, value in s.params}
 
 
 def _edge_templates(sc: Scenario, s: GritStructure) -> tuple[str, ...]:
     if s.directed:
         return sc.arcs if s.weighted else sc.arcs_plain
-    if sc.task == "shortest_path" and not s.weighted:
+    if sc.task_class.plain_wording(s):
         return sc.links_plain
     return sc.links
 
@@ -183,12 +195,12 @@ def _edge_templates(sc: Scenario, s: GritStructure) -> tuple[str, ...]:
 def _standard(s: GritStructure, w: _Writer) -> str:
     head = [w.declaration(False), *w.alias_sentences(False)]
     header = [w.fill(F.STANDARD_HEADER)]
-    if s.task == "shortest_path":
-        header.append(w.fill(F.DIRECTION_STANDARD[s.directed]))
-        if s.weighted:
-            header.append(w.fill(F.WEIGHT_STANDARD))
-    elif s.task == "tsp":
-        header.append(w.fill(F.TSP_NOTE_STANDARD))
+    notes = {
+        GraphNote.DIRECTION: F.DIRECTION_STANDARD[s.directed],
+        GraphNote.WEIGHT: F.WEIGHT_STANDARD,
+        GraphNote.COMPLETE: F.TSP_NOTE_STANDARD,
+    }
+    header += [w.fill(notes[note]) for note in w.sc.task_class.graph_notes(s)]
     pos = {node: k for k, node in enumerate(w.nm.listing)}
     edges = []
     for u, v, wt in s.edges:
@@ -203,13 +215,15 @@ def _standard(s: GritStructure, w: _Writer) -> str:
 
 def _realistic(s: GritStructure, w: _Writer) -> str:
     sc, g = w.sc, w.g
-    params = dict(s.params)
-    opening = w.fill(w.pick(sc.opening), s=params.get("source", 0), t=params.get("target", 0))
+    opening = w.fill(w.pick(sc.opening), **_param_slots(s))
     head = [opening, w.declaration(True), *w.alias_sentences(True)]
-    if s.task == "shortest_path":
-        head.append(w.fill(w.pick(F.DIRECTION_REALISTIC[s.directed])))
-    elif s.task == "tsp":
-        head.append(w.fill(w.pick(F.TSP_NOTE_REALISTIC)))
+    notes = {  # the realistic form states the weight's meaning in its edge sentences
+        GraphNote.DIRECTION: F.DIRECTION_REALISTIC[s.directed],
+        GraphNote.COMPLETE: F.TSP_NOTE_REALISTIC,
+    }
+    for note in sc.task_class.graph_notes(s):
+        if note in notes:
+            head.append(w.fill(w.pick(notes[note])))
     templates = _edge_templates(sc, s)
     sentences = []
     for k in g.permutation(len(s.edges)):
@@ -272,5 +286,5 @@ def render(
         naming=nm.scheme,
         scenario=sc.id,
         listing=nm.listing,
-        tie_break=nm.rule if structure.task == "bfs" else None,
+        tie_break=nm.rule if sc.task_class.states_neighbour_order else None,
     )

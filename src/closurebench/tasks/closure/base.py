@@ -1,8 +1,9 @@
 """The ClosureBench task protocol: sample, solve, and prove the answer three ways.
 
 A category is a :class:`ClosureTask`. From a structural generator alone it samples a
-:class:`ClosureStructure` (graph, optional second graph, anchors such as ``X``, ``Y``
-and a threshold ``k``), and computes the reference answer by three independent routes:
+:class:`~closurebench.structures.closure.ClosureStructure` (graph, optional second graph,
+anchors such as ``X``, ``Y`` and a threshold ``k``; re-exported here), and computes the
+reference answer by three independent routes:
 
 1. :meth:`ClosureTask.solve` — the graph core (:mod:`closurebench.graphs`);
 2. :meth:`ClosureTask.ein_program` — an Ein program run by :func:`closurebench.ein.run`,
@@ -48,7 +49,9 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample, SamplingError, VerificationError
 from closurebench.graphs import Graph
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.seeding import SeedPart, rng
+from closurebench.structures.closure import ClosureStructure
 
 __all__ = [
     "RESULT_TYPES",
@@ -67,62 +70,10 @@ __all__ = [
     "verify",
 ]
 
-RESULT_TYPES = ("boolean", "integer", "float", "set", "string", "compound")
+#: The result type names, in :class:`~closurebench.schema.enums.ResultType` order.
+RESULT_TYPES: tuple[str, ...] = tuple(t.value for t in ResultType)
 
 Answer = Any  # bool | int | float | tuple[int, ...] | dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ClosureStructure:
-    """What a question says, in node ids: the graph(s), the anchors and parameters.
-
-    Attributes:
-        category: The category name.
-        graph: The graph (directed unless the category is undirected).
-        anchors: Sorted ``(name, value)`` pairs: nodes ``X``, ``Y`` and integer
-            parameters such as the threshold ``k``.
-        graph2: The second graph on the same nodes (``graph_comparison`` only).
-    """
-
-    category: str
-    graph: Graph
-    anchors: tuple[tuple[str, int], ...]
-    graph2: Graph | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "anchors", tuple(sorted(self.anchors)))
-
-    @property
-    def n(self) -> int:
-        """Number of nodes."""
-        return self.graph.n
-
-    def anchor(self, name: str) -> int:
-        """The value of anchor ``name`` (raises ``KeyError`` naming the anchors present)."""
-        for key, value in self.anchors:
-            if key == name:
-                return value
-        raise KeyError(f"anchor {name!r} not in {dict(self.anchors)}")
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (``graph``/``graph2`` as ``{"directed","n","edges"}``)."""
-        return {
-            "category": self.category,
-            "graph": self.graph.to_dict(),
-            "graph2": self.graph2.to_dict() if self.graph2 is not None else None,
-            "anchors": dict(self.anchors),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ClosureStructure:
-        """Inverse of :meth:`to_dict`."""
-        g2 = data.get("graph2")
-        return cls(
-            category=data["category"],
-            graph=Graph.from_dict(data["graph"]),
-            anchors=tuple((str(k), int(v)) for k, v in data["anchors"].items()),
-            graph2=Graph.from_dict(g2) if g2 is not None else None,
-        )
 
 
 def normalize(result_type: str, value: Any, keys: Mapping[str, str] | None = None) -> Answer:
@@ -279,31 +230,49 @@ def run_python(program: str) -> Any:
 
 
 class ClosureTask(ABC):
-    """One ClosureBench category.
+    """One ClosureBench category: every fact about it lives on its class.
 
     Class attributes describe the category; subclasses implement sampling, the
-    graph-core solver, the two programs, and reading Ein's output.
+    graph-core solver, the two programs, and reading Ein's output. The surface
+    (:mod:`closurebench.surface.closure`) renders and reads questions from these
+    attributes alone, and the generator writes ``result_type`` and ``ambiguity`` into
+    every record, where lenient scoring reads them; nothing else keeps a per-category
+    table.
 
     Attributes:
         name: Category name (``spec/closurebench.md``).
         level: 1 (atomic), 2 (chain) or 3 (composition).
-        result_type: One of :data:`RESULT_TYPES`.
-        ambiguity: ``"count"``, ``"set"`` or ``None`` (lenient scoring class).
-        kinship: True when the graph is a parent→child kinship DAG.
+        result_type: The :class:`~closurebench.schema.enums.ResultType` of the answer.
+        ambiguity: The lenient-scoring class (:class:`~closurebench.schema.enums.Ambiguity`
+            ``COUNT`` or ``SET``), or ``None`` when the question has one reading.
+        kinship: True when the graph is a parent→child kinship DAG (kinship frames only).
         directed: False for the undirected (triangle) categories.
+        two_graphs: True when the question gives last year's and this year's graph.
         anchor_names: The anchors the question names, e.g. ``("X", "Y")`` or ``("X", "k")``.
-        compound_keys: For compound answers: key -> result type.
+        template: The query sentence, filled with the frame's vocabulary (``{nouns}``,
+            ``{noun}``, ``{path}``, ``{base}``, ``{sg}``, ``{links}``, ``{self}``,
+            ``{und_base}``, ``{und_links}``, and for kinship frames ``{parent}``,
+            ``{parents}``, ``{children}``, ``{grandparent}``, ``{ancestors}``,
+            ``{siblings}``, ``{cousins}``, ``{grandchildren}``) and the anchors (``{X}``,
+            ``{Y}`` labels, ``{k}`` and ``{k_nouns}``, the noun in the number ``k`` asks
+            for). It states the category's conventions in words.
+        conventions: Phrases of the filled template that state those conventions.
+        compound_keys: For compound answers: key -> result type, in the order the
+            answer form names them.
         min_n: The smallest graph on which the category can be well posed.
     """
 
     name: ClassVar[str]
     level: ClassVar[int]
-    result_type: ClassVar[str]
-    ambiguity: ClassVar[str | None] = None
+    result_type: ClassVar[ResultType]
+    ambiguity: ClassVar[Ambiguity | None] = None
     kinship: ClassVar[bool] = False
     directed: ClassVar[bool] = True
+    two_graphs: ClassVar[bool] = False
     anchor_names: ClassVar[tuple[str, ...]] = ()
-    compound_keys: ClassVar[Mapping[str, str] | None] = None
+    template: ClassVar[str]
+    conventions: ClassVar[tuple[str, ...]] = ()
+    compound_keys: ClassVar[Mapping[str, ResultType] | None] = None
     min_n: ClassVar[int] = 4
 
     @abstractmethod
@@ -332,12 +301,13 @@ class ClosureTask(ABC):
 
     def balance_key(self, answer: Answer) -> bool | None:
         """The boolean a split balances ~50/50 (boolean categories), else ``None``."""
-        return bool(answer) if self.result_type == "boolean" else None
+        return bool(answer) if self.result_type is ResultType.BOOLEAN else None
 
     def balanced(self) -> bool:
         """True when a split balances :meth:`balance_key` (boolean or overriding it)."""
         return (
-            self.result_type == "boolean" or type(self).balance_key is not ClosureTask.balance_key
+            self.result_type is ResultType.BOOLEAN
+            or type(self).balance_key is not ClosureTask.balance_key
         )
 
     def norm(self, value: Any) -> Answer:

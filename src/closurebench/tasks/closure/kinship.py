@@ -11,7 +11,7 @@ from collections.abc import Callable
 import numpy as np
 
 from closurebench.graphs import Graph, kinship_dag
-from closurebench.tasks.closure.base import ClosureStructure
+from closurebench.structures.closure import ClosureStructure
 from closurebench.tasks.closure.sampling import draw
 
 __all__ = ["children", "parents", "sample_kinship"]

@@ -3,7 +3,7 @@
 Every GRIT task is a :class:`GritTask` with four steps, each a pure function of its
 inputs:
 
-1. :meth:`GritTask.sample` draws a :class:`~closurebench.surface.grit.GritStructure` (graph
+1. :meth:`GritTask.sample` draws a :class:`~closurebench.structures.grit.GritStructure` (graph
    and query parameters) from a structural generator;
 2. :meth:`GritTask.solve` computes the reference answer with the certified exact solver of
    :mod:`closurebench.graphs.exact`;
@@ -12,6 +12,13 @@ inputs:
    naming the instance on any disagreement;
 4. :meth:`GritTask.for_view` turns the view-independent result into the answer a given
    rendered view expects (a name, or an order of names, for BFS and centrality).
+
+A task class also owns its facts (which graphs it is posed on: :attr:`GritTask.directed`,
+:attr:`GritTask.weighted`, :attr:`GritTask.complete`; its :attr:`GritTask.param_keys`),
+the hooks the surface words a question by (:meth:`GritTask.graph_notes`,
+:meth:`GritTask.plain_wording`, :attr:`GritTask.answer_form`, ...) and the judgement of a
+model's answer (:meth:`GritTask.judge`). Everything reaches a task through the one
+registry :data:`closurebench.tasks.grit.GRIT_TASKS`.
 
 :func:`sample_solved` runs steps 1-3 with bounded resampling: a graph that the solver cannot
 prove in time (:class:`~closurebench.graphs.exact.errors.SolverTimeout`) or whose query is
@@ -30,32 +37,46 @@ from __future__ import annotations
 import math
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import networkx as nx
 import numpy as np
 
 from closurebench.errors import (
     ClosureBenchError,
     ConfigError,
+    GraphError,
     Resample,
     SamplingError,
     VerificationError,
 )
-from closurebench.graphs import Graph, erdos_renyi
 from closurebench.graphs.exact.check import Verdict
 from closurebench.graphs.exact.errors import SolverTimeout
+from closurebench.schema import GritInstance
 from closurebench.seeding import SeedPart, derive_seed, rng
-from closurebench.surface.grit import GritStructure, RenderedQuestion
+from closurebench.structures.grit import GritStructure, GritView
+from closurebench.tasks.grit.answers import Judgement, is_number, names_list
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from closurebench.graphs import Graph
 
 __all__ = [
+    "CROSS_CHECK_MAX_N",
     "DEFAULT_DENSITY",
     "DEFAULT_TIME_LIMIT",
     "FEASIBILITY_ONLY",
+    "AnswerForm",
+    "CertifiedTask",
     "CheckError",
+    "ExactRoute",
+    "GraphNote",
+    "GraphTrait",
     "GritTask",
+    "OptimumTask",
     "Resample",
     "SampledInstance",
     "Solved",
@@ -79,6 +100,14 @@ CROSS_CHECK_MAX_N = 40
 #: checker it judges feasibility (and reports the value) without re-solving an NP-hard
 #: problem; :meth:`GritTask._check_value` then compares the value with the certified answer.
 FEASIBILITY_ONLY = 0
+
+
+class AnswerForm(StrEnum):
+    """What the answer is, which decides the output instruction of a question."""
+
+    INTEGER = "integer"
+    ORDER = "order"
+    NODE = "node"
 
 
 class CheckError(ClosureBenchError, ValueError):
@@ -151,6 +180,8 @@ def edge_list(s: GritStructure) -> list[tuple[int, int, int]]:
 
 def to_nx(s: GritStructure) -> nx.Graph | nx.DiGraph:
     """Build a networkx graph (``weight`` attribute on every edge) for cross-checks."""
+    import networkx as nx  # heavy: only cross-checks need it
+
     g: nx.Graph | nx.DiGraph = nx.DiGraph() if s.directed else nx.Graph()
     g.add_nodes_from(range(s.n))
     for u, v, w in s.edges:
@@ -170,6 +201,8 @@ def connected_graph(g: np.random.Generator, n: int, p: float, *, directed: bool 
         >>> gr.n, gr.directed
         (8, False)
     """
+    from closurebench.graphs import erdos_renyi  # loads scipy: only sampling needs it
+
     if n < 2:
         raise ConfigError(f"n={n} is too small for a GRIT graph; use n >= 2")
     p_eff = min(1.0, max(p, math.log(n) / n))
@@ -183,13 +216,149 @@ def connected_graph(g: np.random.Generator, n: int, p: float, *, directed: bool 
     )
 
 
+class GraphTrait(StrEnum):
+    """Whether a task's graphs have a property (direction, weights): never, always or either."""
+
+    NEVER = "never"
+    ALWAYS = "always"
+    EITHER = "either"
+
+    def allows(self, value: bool) -> bool:
+        """Whether a graph with (``True``) or without the property fits.
+
+        Example:
+            >>> GraphTrait.EITHER.allows(False), GraphTrait.ALWAYS.allows(False)
+            (True, False)
+        """
+        return self is GraphTrait.EITHER or value is (self is GraphTrait.ALWAYS)
+
+
+class GraphNote(StrEnum):
+    """A statement a question makes about its graph before listing the edges."""
+
+    #: Whether the edges are one-way or two-way (tasks whose direction varies).
+    DIRECTION = "direction"
+    #: What the value after each edge means (weighted graphs that are not complete).
+    WEIGHT = "weight"
+    #: That every pair is listed once with the same value both ways (complete graphs).
+    COMPLETE = "complete"
+
+
 class GritTask(ABC):
-    """One GRIT task: sampling, exact solving, independent verification, per-view answers."""
+    """One GRIT task: its facts, sampling, exact solving, verification, answers and judging.
+
+    Class attributes (the task's facts, read by the structure check, the surface and the
+    scorer through the registry):
+
+    Attributes:
+        name: The task's name (its key in ``GRIT_TASKS`` and the records' ``task``).
+        view_invariant: Whether the answer is the same in every view (False: it is a name
+            or names).
+        directed: Whether its graphs are directed.
+        weighted: Whether its graphs carry integer weights.
+        complete: Whether its graphs are complete (every pair of nodes joined).
+        param_keys: The exact query parameter keys.
+        answer_form: The kind of answer (for the output instruction).
+        states_neighbour_order: Whether a question states a neighbour order (BFS), which
+            each view words by its naming scheme.
+        defined_param: A parameter whose meaning the question defines in a note (the
+            centrality kind), or ``None``.
+    """
 
     name: ClassVar[str]
-    #: Whether the answer is the same in every view (False: it is a name or names).
     view_invariant: ClassVar[bool] = True
+    directed: ClassVar[GraphTrait] = GraphTrait.NEVER
+    weighted: ClassVar[GraphTrait] = GraphTrait.NEVER
+    complete: ClassVar[bool] = False
+    param_keys: ClassVar[tuple[str, ...]] = ()
+    answer_form: ClassVar[AnswerForm] = AnswerForm.INTEGER
+    states_neighbour_order: ClassVar[bool] = False
+    defined_param: ClassVar[str | None] = None
 
+    # ------------------------------------------------------------------ structures
+    def structure(
+        self,
+        n: int,
+        directed: bool,
+        weighted: bool,
+        edges: Iterable[Any],
+        params: Mapping[str, Any] | Iterable[tuple[str, Any]] = (),
+    ) -> GritStructure:
+        """Build a structure of this task and check it against the task's rules.
+
+        Raises:
+            ConfigError: a disallowed directed/weighted combination or wrong parameters.
+            GraphError: a malformed edge, or a graph that should be complete and is not.
+        """
+        return self.validate(GritStructure(self.name, n, directed, weighted, edges, params))
+
+    def validate(self, s: GritStructure) -> GritStructure:
+        """Check ``s`` against this task's facts; return it unchanged.
+
+        Raises:
+            ConfigError: a structure of another task, a disallowed directed/weighted
+                combination, or missing/unknown/invalid parameters.
+            GraphError: a graph that should be complete and is not.
+        """
+        if s.task != self.name:
+            raise ConfigError(f"structure of task {s.task!r} given to task {self.name!r}")
+        if not self.directed.allows(s.directed):
+            kind = "undirected" if s.directed else "directed"
+            raise ConfigError(
+                f"task {self.name!r} is {kind} in GRIT; pass directed={not s.directed}"
+            )
+        if not self.weighted.allows(s.weighted):
+            if s.weighted:
+                raise ConfigError(f"task {self.name!r} is unweighted in GRIT; pass weighted=False")
+            raise ConfigError(f"task {self.name!r} needs weighted=True (its edges have costs)")
+        if self.complete and s.m != s.n * (s.n - 1) // 2:
+            raise GraphError(
+                f"a {self.name} graph must be complete: n={s.n} needs "
+                f"{s.n * (s.n - 1) // 2} edges, got {s.m}; state every pairwise weight"
+            )
+        keys = [k for k, _ in s.params]
+        if set(keys) != set(self.param_keys):
+            raise ConfigError(
+                f"task {self.name!r} takes params {list(self.param_keys)}, got {sorted(keys)}; "
+                "pass exactly those keys"
+            )
+        self._validate_params(s)
+        return s
+
+    def _validate_params(self, s: GritStructure) -> None:  # noqa: B027 - optional hook
+        """Task-specific parameter rules (keys are already checked); default: none."""
+
+    def sample_params(self, g: np.random.Generator, n: int) -> dict[str, Any]:
+        """Draw the query parameters for a graph on ``n`` nodes; default: none."""
+        return {}
+
+    # ------------------------------------------------------------------ wording hooks
+    @property
+    def states_direction(self) -> bool:
+        """Whether a question says if its edges are one-way (the direction varies)."""
+        return self.directed is GraphTrait.EITHER
+
+    def plain_wording(self, s: GritStructure) -> bool:
+        """Whether ``s`` takes the unweighted (hop-count) wording of a maybe-weighted task."""
+        return self.weighted is GraphTrait.EITHER and not s.weighted
+
+    def graph_notes(self, s: GritStructure) -> tuple[GraphNote, ...]:
+        """The statements about the graph that come before its edges, in order.
+
+        Example:
+            >>> from closurebench.tasks.grit import GRIT_TASKS
+            >>> t = GRIT_TASKS["tsp"]
+            >>> t.graph_notes(t.structure(2, False, True, [(0, 1, 3)]))
+            (<GraphNote.COMPLETE: 'complete'>,)
+        """
+        notes = [GraphNote.DIRECTION] if self.states_direction else []
+        if self.complete:
+            notes.append(GraphNote.COMPLETE)
+        elif s.weighted:
+            notes.append(GraphNote.WEIGHT)
+        return tuple(notes)
+
+    # ------------------------------------------------------------------ protocol
     @abstractmethod
     def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
         """Draw a structure with ``n`` nodes and edge probability ``p`` from ``g``."""
@@ -221,10 +390,21 @@ class GritTask(ABC):
         """
 
     def for_view(
-        self, s: GritStructure, solved: Solved, view: RenderedQuestion, *, where: str
+        self, s: GritStructure, solved: Solved, view: GritView, *, where: str
     ) -> tuple[Any, Any]:
         """``(answer, solution)`` for one rendered view; default: the view-independent ones."""
         return solved.answer, solved.solution
+
+    @abstractmethod
+    def judge(self, record: GritInstance, value: Any, *, lenient: bool = False) -> Judgement:
+        """Judge an extracted answer ``value`` (not ``None``, not a boolean) to ``record``.
+
+        Args:
+            record: The instance the answer is for.
+            value: The decoded answer value (untrusted; never raises on it).
+            lenient: Also accept what the task's lenient rule accepts (BFS: any valid
+                order), as lenient-only.
+        """
 
     # ------------------------------------------------------------------ shared helpers
     def _check_value(self, s: GritStructure, solved: Solved, where: str) -> None:
@@ -251,6 +431,94 @@ class GritTask(ABC):
                 f"{where}: {what} disagree: exact solver says {ours!r}, second route says "
                 f"{theirs!r}; this is a solver bug, report the instance"
             )
+
+
+class OptimumTask(GritTask):
+    """A task whose answer is an optimal value (cost, size, colour count).
+
+    An answer is either that number, or a solution that the task's checker finds valid
+    and optimal (:meth:`judge_solution`), so any optimal solution is correct even when it
+    differs from the stored one.
+    """
+
+    answer_form = AnswerForm.INTEGER
+
+    @property
+    def expected(self) -> str:
+        """The format-error reason for an answer that is neither a number nor a solution."""
+        return f"expected a number or a solution for {self.name}"
+
+    def judge(self, record: GritInstance, value: Any, *, lenient: bool = False) -> Judgement:
+        """A number equal to the optimum, or a valid optimal solution."""
+        if is_number(value):
+            answer = record.answer
+            ok = isinstance(answer, int | float) and float(value) == float(answer)
+            return Judgement.correct_if(ok, value, f"{value} differs from the optimum {answer}")
+        if isinstance(value, str) and len(names_list(value) or []) < 2:
+            return Judgement.format_error(value, self.expected)
+        return self.judge_solution(record, value)
+
+    @abstractmethod
+    def judge_solution(self, record: GritInstance, value: Any) -> Judgement:
+        """Judge a candidate solution (not a number) with the exact checker."""
+
+
+@dataclass(frozen=True)
+class ExactRoute:
+    """How a certified task is solved and checked by :mod:`closurebench.graphs.exact`.
+
+    Attributes:
+        solver: ``solver(n, edges, *, time_limit, method)`` → a result with ``.value``,
+            ``.solution`` and ``.certificate``.
+        checker: ``checker(n, edges, candidate, *, optimum)`` → a
+            :class:`~closurebench.graphs.exact.check.Verdict`.
+        methods: ``(primary, cross-check)`` solver methods.
+        quantity: What the answer counts, plural (for disagreement messages).
+    """
+
+    solver: Callable[..., Any]
+    checker: Callable[..., Verdict]
+    methods: tuple[str, str]
+    quantity: str
+
+
+class CertifiedTask(OptimumTask):
+    """An NP-hard minimisation on a connected undirected graph, certified exactly.
+
+    Solved by the primary method of its :class:`ExactRoute` (with a certificate), verified
+    by the checker (valid with exactly ``answer``) and, for ``n <= CROSS_CHECK_MAX_N``,
+    re-solved by the independent second method, which must agree.
+    """
+
+    route: ClassVar[ExactRoute]
+
+    def exact(self, s: GritStructure, method: str, time_limit: float) -> Any:
+        """The exact solver's result by ``method``."""
+        return self.route.solver(s.n, edge_list(s), time_limit=time_limit, method=method)
+
+    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+        """Connected undirected Erdős–Rényi graph."""
+        return self.structure(n, False, False, list(connected_graph(g, n, p).edges))
+
+    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
+        """The primary method's value, witness and certificate."""
+        r = self.exact(s, self.route.methods[0], time_limit)
+        return Solved(
+            answer=int(r.value), solution=list(r.solution), certificate=r.certificate.as_dict()
+        )
+
+    def check(self, s: GritStructure, solution: Any) -> int:
+        """A feasible solution (checked without re-solving); returns its value."""
+        return checked(self.route.checker(s.n, edge_list(s), solution, optimum=FEASIBILITY_ONLY))
+
+    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
+        """The witness is valid with ``answer``; the second method agrees (n <= 40)."""
+        self._check_value(s, solved, where)
+        if s.n <= CROSS_CHECK_MAX_N:
+            first, second = self.route.methods
+            alt = self.exact(s, second, time_limit)
+            what = f"{self.route.quantity} ({first} vs {second})"
+            self._agree(where, what, solved.answer, int(alt.value))
 
 
 def _draw_n_p(g: np.random.Generator, density: Sequence[float]) -> float:

@@ -2,7 +2,9 @@
 
 Solved by the DSATUR branch and bound of :func:`closurebench.graphs.exact.coloring.
 chromatic_number` (certified); for ``n <= 40`` re-solved by the independent ILP method, and
-the stored colouring is always checked (proper, exactly ``answer`` colours).
+the stored colouring is always checked (proper, exactly ``answer`` colours). A model may
+answer with the number or with an optimal colouring: ``{name: colour}``, colour classes
+``[[names], ...]`` or one colour per node in node order.
 
 Example:
     >>> from closurebench.seeding import rng
@@ -15,50 +17,69 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from collections.abc import Mapping
+from typing import Any, cast
 
 from closurebench.graphs.exact.check import check_colouring
 from closurebench.graphs.exact.coloring import chromatic_number
-from closurebench.surface.grit import GritStructure
-from closurebench.tasks.grit.base import (
-    CROSS_CHECK_MAX_N,
-    DEFAULT_TIME_LIMIT,
-    FEASIBILITY_ONLY,
-    GritTask,
-    Solved,
-    checked,
-    connected_graph,
-    edge_list,
-)
+from closurebench.schema import GritInstance
+from closurebench.tasks.grit.answers import Judgement, Rejected, node_ids, resolve_name
+from closurebench.tasks.grit.base import CertifiedTask, ExactRoute
 
-__all__ = ["GraphColoringTask"]
+__all__ = ["GraphColoringTask", "read_colouring"]
 
 
-class GraphColoringTask(GritTask):
-    """Chromatic number (exact, certified)."""
+def read_colouring(record: GritInstance, value: Any) -> dict[int, Any] | list[Any] | Rejected:
+    """A colouring candidate in node ids (mapping or per-node list), or why it is unreadable.
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> rec = SimpleNamespace(names=["A", "B"], aliases={}, graph=SimpleNamespace(n=2))
+        >>> read_colouring(rec, {"A": "red", "B": "blue"}), read_colouring(rec, [["B"], ["A"]])
+        ({0: 'red', 1: 'blue'}, {1: 0, 0: 1})
+        >>> read_colouring(rec, {"A": 1, "a ": 2}).reason
+        "node 'a ' is coloured twice"
+    """
+    n = record.graph.n
+    if isinstance(value, Mapping):
+        out: dict[int, Any] = {}
+        for name, colour in value.items():
+            node = resolve_name(record, name)
+            if node is None:
+                return Rejected(f"unknown node {name!r}")
+            if node in out:
+                return Rejected(f"node {name!r} is coloured twice")
+            out[node] = colour
+        return out
+    if isinstance(value, list) and value and all(isinstance(c, list) for c in value):
+        out = {}
+        for colour, group in enumerate(value):
+            ids = node_ids(record, group)
+            if isinstance(ids, Rejected):
+                return ids
+            for node in ids:
+                if node in out:
+                    return Rejected(f"node {record.names[node]!r} is in two colour classes")
+                out[node] = colour
+        return out
+    if isinstance(value, list) and len(value) == n:
+        return value
+    return Rejected(f"colouring {value!r} is neither a mapping, colour classes nor {n} colours")
+
+
+class GraphColoringTask(CertifiedTask):
+    """Chromatic number (exact, certified): DSATUR, cross-checked by the assignment ILP."""
 
     name = "graph_coloring"
+    route = ExactRoute(chromatic_number, check_colouring, ("dsatur", "ilp"), "chromatic numbers")
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
-        """Connected undirected Erdős–Rényi graph."""
-        return GritStructure(self.name, n, False, False, list(connected_graph(g, n, p).edges))
-
-    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
-        """DSATUR branch and bound with a clique lower bound."""
-        r = chromatic_number(s.n, edge_list(s), time_limit=time_limit, method="dsatur")
-        return Solved(
-            answer=int(r.value), solution=list(r.colouring), certificate=r.certificate.as_dict()
+    def judge_solution(self, record: GritInstance, value: Any) -> Judgement:
+        """A proper colouring with the fewest colours."""
+        cand = read_colouring(record, value)
+        if isinstance(cand, Rejected):
+            return cand.judgement(value)
+        g = record.graph
+        verdict = check_colouring(
+            g.n, [e[:2] for e in g.edges], cand, optimum=cast(int, record.answer)
         )
-
-    def check(self, s: GritStructure, solution: Any) -> int:
-        """A proper colouring of every node; returns the number of colours used."""
-        return checked(check_colouring(s.n, edge_list(s), solution, optimum=FEASIBILITY_ONLY))
-
-    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
-        """ILP method agrees (n <= 40); colouring valid with exactly ``answer`` colours."""
-        self._check_value(s, solved, where)
-        if s.n <= CROSS_CHECK_MAX_N:
-            alt = chromatic_number(s.n, edge_list(s), time_limit=time_limit, method="ilp")
-            self._agree(where, "chromatic numbers (dsatur vs ilp)", solved.answer, int(alt.value))
+        return Judgement.of_verdict(verdict, value)

@@ -4,7 +4,7 @@ Graphs are connected Erdős–Rényi graphs with integer weights 1-10; a share
 (:data:`DIRECTED_SHARE`) are directed and strongly connected, so every target is reachable.
 The answer is Dijkstra's integer cost (:func:`closurebench.graphs.exact.paths.shortest_path`);
 it is verified against ``networkx.dijkstra_path_length`` and the stored path is checked
-edge by edge.
+edge by edge. A model may answer with the cost or with any optimal path.
 
 Example:
     >>> from closurebench.seeding import rng
@@ -17,24 +17,17 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-import networkx as nx
 import numpy as np
 
-from closurebench.graphs import weighted
+from closurebench.errors import ConfigError
 from closurebench.graphs.exact.check import check_path
 from closurebench.graphs.exact.paths import shortest_path
-from closurebench.surface.grit import GritStructure
-from closurebench.tasks.grit.base import (
-    DEFAULT_TIME_LIMIT,
-    GritTask,
-    Solved,
-    checked,
-    connected_graph,
-    edge_list,
-    to_nx,
-)
+from closurebench.schema import GritInstance
+from closurebench.structures.grit import GritStructure
+from closurebench.tasks.grit import base as b
+from closurebench.tasks.grit.answers import Judgement, Rejected, read_node_list
 
 __all__ = ["DIRECTED_SHARE", "ShortestPathTask"]
 
@@ -42,35 +35,70 @@ __all__ = ["DIRECTED_SHARE", "ShortestPathTask"]
 DIRECTED_SHARE = 0.5
 
 
-class ShortestPathTask(GritTask):
+class ShortestPathTask(b.OptimumTask):
     """Weighted shortest path between two distinct nodes."""
 
     name = "shortest_path"
+    directed = b.GraphTrait.EITHER
+    weighted = b.GraphTrait.EITHER
+    param_keys = ("source", "target")
+
+    def _validate_params(self, s: GritStructure) -> None:
+        if s.param("source") == s.param("target"):
+            raise ConfigError(
+                f"shortest_path source and target are both {s.param('source')}; pick two nodes"
+            )
+
+    def sample_params(self, g: np.random.Generator, n: int) -> dict[str, Any]:
+        """Two distinct nodes, ``source`` and ``target``."""
+        s, t = (int(x) for x in g.choice(n, size=2, replace=False))
+        return {"source": s, "target": t}
 
     def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
         """Connected (or strongly connected) graph, weights 1-10, distinct source/target."""
-        directed = bool(g.random() < DIRECTED_SHARE)
-        graph = weighted(g, connected_graph(g, n, p, directed=directed), 1, 10)
-        s, t = (int(x) for x in g.choice(n, size=2, replace=False))
-        edges = [(u, v, w) for (u, v), w in zip(graph.edges, graph.weights or (), strict=True)]
-        return GritStructure(self.name, n, directed, True, edges, {"source": s, "target": t})
+        from closurebench.graphs import weighted  # loads scipy: only sampling needs it
 
-    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
+        directed = bool(g.random() < DIRECTED_SHARE)
+        graph = weighted(g, b.connected_graph(g, n, p, directed=directed), 1, 10)
+        params = self.sample_params(g, n)
+        edges = [(u, v, w) for (u, v), w in zip(graph.edges, graph.weights or (), strict=True)]
+        return self.structure(n, directed, True, edges, params)
+
+    def solve(self, s: GritStructure, *, time_limit: float = b.DEFAULT_TIME_LIMIT) -> b.Solved:
         """Dijkstra cost and one optimal path."""
         r = shortest_path(
-            s.n, edge_list(s), s.param("source"), s.param("target"), directed=s.directed
+            s.n, b.edge_list(s), s.param("source"), s.param("target"), directed=s.directed
         )
-        return Solved(answer=int(r.cost), solution=list(r.path))
+        return b.Solved(answer=int(r.cost), solution=list(r.path))
 
     def check(self, s: GritStructure, solution: Any) -> int:
         """A simple path from source to target along existing edges; returns its cost."""
         verdict = check_path(
-            s.n, edge_list(s), s.param("source"), s.param("target"), solution, directed=s.directed
+            s.n, b.edge_list(s), s.param("source"), s.param("target"), solution, directed=s.directed
         )
-        return checked(verdict)
+        return b.checked(verdict)
 
-    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
+    def verify(self, s: GritStructure, solved: b.Solved, *, where: str, time_limit: float) -> None:
         """networkx Dijkstra gives the same cost; the path is valid and optimal."""
-        theirs = nx.dijkstra_path_length(to_nx(s), s.param("source"), s.param("target"))
+        import networkx as nx  # heavy: only cross-checks need it
+
+        theirs = nx.dijkstra_path_length(b.to_nx(s), s.param("source"), s.param("target"))
         self._agree(where, "shortest-path costs", solved.answer, int(theirs))
         self._check_value(s, solved, where)
+
+    def judge_solution(self, record: GritInstance, value: Any) -> Judgement:
+        """A path of names from source to target, valid and of optimal cost."""
+        ids = read_node_list(record, value, self.expected)
+        if isinstance(ids, Rejected):
+            return ids.judgement(value)
+        g, params = record.graph, record.params
+        verdict = check_path(
+            g.n,
+            g.edges,
+            cast(int, params["source"]),
+            cast(int, params["target"]),
+            ids,
+            directed=g.directed,
+            optimum=cast(int, record.answer),
+        )
+        return Judgement.of_verdict(verdict, value)

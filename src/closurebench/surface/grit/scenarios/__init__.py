@@ -1,7 +1,8 @@
 """The GRIT scenario registry: 31 in-distribution scenarios (paper Table 8) and 24 OOD.
 
 One module per task holds that task's scenarios as data; :data:`SCENARIOS` is the explicit
-table of all of them, keyed by id, in a fixed order (task order, then module order).
+table of all of them, keyed by id, in a fixed order (the task order of
+:data:`~closurebench.tasks.grit.GRIT_TASKS`, then module order).
 
 Example:
     >>> len(in_distribution()), len(ood()), len(SCENARIOS)
@@ -17,7 +18,6 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from closurebench.errors import ConfigError
-from closurebench.surface.grit.query import TASKS
 from closurebench.surface.grit.scenarios import (
     bfs,
     centrality,
@@ -27,23 +27,24 @@ from closurebench.surface.grit.scenarios import (
     vertex_cover,
 )
 from closurebench.surface.grit.scenarios.base import SPLITS, Scenario
+from closurebench.tasks.grit import GRIT_TASKS
 
 __all__ = ["SCENARIOS", "Scenario", "for_task", "get", "in_distribution", "ood"]
 
-_MODULES = {
-    "shortest_path": shortest_path,
-    "graph_coloring": graph_coloring,
-    "tsp": tsp,
-    "vertex_cover": vertex_cover,
-    "bfs": bfs,
-    "centrality": centrality,
-}
+#: The scenario modules, one per task (the module is named after the task).
+_MODULES = (shortest_path, graph_coloring, tsp, vertex_cover, bfs, centrality)
 
 
 def _build() -> MappingProxyType:
+    by_task = {module.__name__.rsplit(".", 1)[-1]: module for module in _MODULES}
+    if set(by_task) != set(GRIT_TASKS):
+        raise ConfigError(
+            f"scenario modules {sorted(by_task)} do not match the GRIT tasks "
+            f"{sorted(GRIT_TASKS)}; add one module per task"
+        )
     table: dict[str, Scenario] = {}
-    for task in TASKS:
-        for scenario in _MODULES[task].SCENARIOS:
+    for task in GRIT_TASKS:
+        for scenario in by_task[task].SCENARIOS:
             if scenario.task != task:
                 raise ConfigError(f"scenario {scenario.id!r} is in the {task} module")
             if scenario.id in table:
@@ -75,8 +76,8 @@ def get(scenario: str | Scenario) -> Scenario:
 
 def for_task(task: str, split: str | None = None) -> tuple[Scenario, ...]:
     """The scenarios of one task, optionally of one split, in registry order."""
-    if task not in TASKS:
-        raise ConfigError(f"task {task!r} is not a GRIT task; use one of {TASKS}")
+    if task not in GRIT_TASKS:
+        raise ConfigError(f"task {task!r} is not a GRIT task; use one of {tuple(GRIT_TASKS)}")
     if split is not None and split not in SPLITS:
         raise ConfigError(f"split {split!r} is not one of {SPLITS}")
     return tuple(

@@ -26,8 +26,10 @@ import re
 from dataclasses import dataclass
 
 from closurebench.errors import ConfigError
-from closurebench.surface.grit.query import TASKS
+from closurebench.structures.grit import NODE_PARAMS
+from closurebench.surface.grit.scenarios.frames import PARAM_SLOT
 from closurebench.surface.grit.scenarios.names import POOLS, extend
+from closurebench.tasks.grit import GRIT_TASKS, GraphTrait, GritTask
 
 __all__ = ["SPLITS", "Scenario", "check_name"]
 
@@ -65,7 +67,7 @@ class Scenario:
 
     Attributes:
         id: Unique snake_case id.
-        task: The GRIT task (one of ``TASKS``).
+        task: The GRIT task (a key of ``GRIT_TASKS``).
         split: ``"in_distribution"`` (paper Table 8) or ``"ood"`` (held out).
         title: Short human title.
         setting: Subject of the standard intro, with article ("a data-centre network").
@@ -81,8 +83,9 @@ class Scenario:
         weight, unit: Weight word and unit format (``"{w} ms"``, ``"${w}"``,
             ``"{w} minute{pl}"``); weighted tasks only.
         adjacent: BFS only: how a neighbour relates to a node ("directly connected to it").
-        links_plain, arcs, arcs_plain, ask_standard_plain, ask_plain: shortest path only:
-            unweighted, directed and directed-unweighted variants.
+        links_plain, arcs, arcs_plain, ask_standard_plain, ask_plain: only for tasks whose
+            direction or weights vary (shortest path): unweighted, directed and
+            directed-unweighted variants.
     """
 
     id: str
@@ -113,19 +116,20 @@ class Scenario:
 
     def __post_init__(self) -> None:
         where = f"scenario {self.id!r}"
-        if self.task not in TASKS:
-            raise ConfigError(f"{where}: task {self.task!r} is not one of {TASKS}")
+        if self.task not in GRIT_TASKS:
+            raise ConfigError(f"{where}: task {self.task!r} is not one of {tuple(GRIT_TASKS)}")
         if self.split not in SPLITS:
             raise ConfigError(f"{where}: split {self.split!r} is not one of {SPLITS}")
         if self.pool not in POOLS:
             raise ConfigError(f"{where}: name pool {self.pool!r} is not one of {sorted(POOLS)}")
-        weighted = self.task in ("shortest_path", "tsp")
+        weighted = self.weighted_task
         if weighted != bool(self.weight and self.unit):
             raise ConfigError(f"{where}: set weight and unit exactly for weighted tasks")
         if self.unit and "{w}" not in self.unit:
             raise ConfigError(f"{where}: unit {self.unit!r} must contain '{{w}}'")
-        refs = {"shortest_path": {"s", "t"}, "bfs": {"s"}}.get(self.task, set())
-        query = {"centrality": {"kind"}}.get(self.task, set())
+        keys = self.task_class.param_keys
+        refs = {PARAM_SLOT[k] for k in keys if k in NODE_PARAMS}
+        query = {PARAM_SLOT[k] for k in keys if k not in NODE_PARAMS}
         w = {"w", "wt"} if weighted else set()
         self._check("ask_standard", (self.ask_standard,), refs | query, refs | query)
         self._check("ask", self.ask, refs | query, refs | query)
@@ -136,9 +140,10 @@ class Scenario:
         if not (self.ask and self.links and self.opening and len(self.distractors) >= 3):
             raise ConfigError(f"{where}: needs ask, links, opening and at least 3 distractors")
         sp = (self.links_plain, self.arcs, self.arcs_plain, self.ask_plain)
-        if self.task == "shortest_path":
+        task = self.task_class
+        if task.directed is GraphTrait.EITHER or task.weighted is GraphTrait.EITHER:
             if not all(sp) or not self.ask_standard_plain:
-                raise ConfigError(f"{where}: shortest path needs all directed/plain variants")
+                raise ConfigError(f"{where}: {self.task} needs all directed/plain variants")
             ab = {"a", "b"}
             self._check("links_plain", self.links_plain, ab, ab)
             self._check("arcs", self.arcs, ab | w, ab | w, any_of_w=True)
@@ -146,7 +151,10 @@ class Scenario:
             self._check("ask_standard_plain", (self.ask_standard_plain,), refs, refs)
             self._check("ask_plain", self.ask_plain, refs, refs)
         elif any(sp) or self.ask_standard_plain:
-            raise ConfigError(f"{where}: plain/directed variants are for shortest_path only")
+            raise ConfigError(
+                f"{where}: plain/directed variants are only for tasks whose direction or "
+                f"weights vary; {self.task} has neither"
+            )
         for text in self.distractors:
             if any(ch.isdigit() for ch in text):
                 raise ConfigError(f"{where}: distractor {text!r} has a digit; spell it out")
@@ -190,9 +198,14 @@ class Scenario:
                 raise ConfigError(f"scenario {self.id!r}: {text!r} would confuse sentence splits")
 
     @property
+    def task_class(self) -> GritTask:
+        """The registered task this scenario words."""
+        return GRIT_TASKS[self.task]
+
+    @property
     def weighted_task(self) -> bool:
-        """Whether the task carries weights."""
-        return self.task in ("shortest_path", "tsp")
+        """Whether the task's graphs may carry weights."""
+        return self.task_class.weighted is not GraphTrait.NEVER
 
     def vocabulary(self) -> dict[str, str]:
         """The vocabulary slot values, plain and capitalised."""

@@ -44,6 +44,7 @@ __all__ = [
     "LIST_IDS",
     "LIST_NAMED",
     "LIST_NUMBERED",
+    "PARAM_SLOT",
     "STANDARD_HEADER",
     "STANDARD_LINE",
     "TSP_NOTE_REALISTIC",
@@ -145,22 +146,23 @@ CENTRALITY_NOTE = {
 }
 
 # -- output format -------------------------------------------------------------------------
-_INTEGER = "Give your answer as a single integer."
 INSTRUCTION = {
-    **{
-        (task, numeric): _INTEGER
-        for task in ("shortest_path", "graph_coloring", "tsp", "vertex_cover")
-        for numeric in (False, True)
-    },
-    ("bfs", False): (
+    ("integer", False): "Give your answer as a single integer.",
+    ("integer", True): "Give your answer as a single integer.",
+    ("order", False): (
         "List the {nodes} in the order they are visited, separated by commas, using the names "
         "from the list above."
     ),
     (
-        "bfs",
+        "order",
         True,
     ): "List the {nodes} in the order they are visited, as numbers separated by commas.",
-    ("centrality", False): "Answer with the name of the {node} as it appears in the list above.",
-    ("centrality", True): "Answer with the number of the {node}.",
+    ("node", False): "Answer with the name of the {node} as it appears in the list above.",
+    ("node", True): "Answer with the number of the {node}.",
 }
-"""Output instruction by ``(task, numeric_names)``."""
+"""Output instruction by ``(answer form, numeric_names)``; the form is the task's
+:attr:`~closurebench.tasks.grit.GritTask.answer_form` (``integer``, ``order`` or ``node``)."""
+
+# -- query parameters ----------------------------------------------------------------------
+PARAM_SLOT = {"source": "s", "target": "t", "centrality": "kind"}
+"""The template slot that states each query parameter."""

@@ -14,6 +14,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import Graph, reach_in
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -49,10 +50,15 @@ class Ancestor(ClosureTask):
 
     name: ClassVar[str] = "ancestor"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "set"
-    ambiguity: ClassVar[str | None] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Which {nouns} are {X}'s {ancestors}, that is, {X}'s {parents}, their {parents}, "
+        "and so on? Do not include {X}{self}."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         return sample_kinship(g, n, self.name, ancestors)

@@ -18,6 +18,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import ConfigError
 from closurebench.graphs import Graph
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -56,10 +57,15 @@ class Cousin(ClosureTask):
 
     name: ClassVar[str] = "cousin"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "set"
-    ambiguity: ClassVar[str | None] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Which {nouns} are {X}'s {cousins}, that is, share at least one {grandparent} "
+        "with {X} but no {parent} with {X}? Do not include {X}{self}."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("but no", "Do not include")
     min_n: ClassVar[int] = 5
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -12,6 +12,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import out_degrees
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -34,8 +35,13 @@ class DegreeCount(ClosureTask):
 
     name: ClassVar[str] = "degree_count"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "integer"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "How many {nouns} does {X} {base} directly? Count only direct {links} from {X}, "
+        "not longer chains."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("directly", "not longer chains")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

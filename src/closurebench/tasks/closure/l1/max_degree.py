@@ -14,6 +14,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import out_degrees
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -36,8 +37,13 @@ class MaxDegree(ClosureTask):
 
     name: ClassVar[str] = "max_degree"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "string"
+    result_type: ClassVar[ResultType] = ResultType.STRING
     anchor_names: ClassVar[tuple[str, ...]] = ()
+    template: ClassVar[str] = (
+        "Which {noun} {sg} the largest number of other {nouns} directly? "
+        "Count only direct {links}; exactly one {noun} has the largest number."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("exactly one",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -19,6 +19,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import reach, tc
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -42,9 +43,11 @@ class NegativeReach(ClosureTask):
 
     name: ClassVar[str] = "negative_reach"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "set"
-    ambiguity: ClassVar[str | None] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = "Which {nouns} can {X} not reach {path}? Do not include {X}{self}."
+    conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -15,6 +15,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, has_path
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -39,8 +40,10 @@ class Reachability(ClosureTask):
 
     name: ClassVar[str] = "reachability"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "boolean"
+    result_type: ClassVar[ResultType] = ResultType.BOOLEAN
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = "Can {X} reach {Y} {path}?"
+    conventions: ClassVar[tuple[str, ...]] = ("reach",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

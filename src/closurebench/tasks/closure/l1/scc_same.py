@@ -16,6 +16,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import scc_labels
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -41,8 +42,13 @@ class SccSame(ClosureTask):
 
     name: ClassVar[str] = "scc_same"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "boolean"
+    result_type: ClassVar[ResultType] = ResultType.BOOLEAN
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = (
+        "Can {X} and {Y} each reach the other {path}, that is, can {X} reach {Y} "
+        "and can {Y} also reach {X}?"
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("each reach the other",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -19,6 +19,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import reach
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -50,9 +51,14 @@ class SetDifference(ClosureTask):
 
     name: ClassVar[str] = "set_difference"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "set"
-    ambiguity: ClassVar[str | None] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = (
+        "Which {nouns} can {X} reach {path} that {Y} cannot reach? "
+        "Do not include {X} or {Y} themselves."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

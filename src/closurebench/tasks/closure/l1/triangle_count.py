@@ -13,6 +13,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import planted_triangles, triangle_count
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -34,9 +35,14 @@ class TriangleCount(ClosureTask):
 
     name: ClassVar[str] = "triangle_count"
     level: ClassVar[int] = 1
-    result_type: ClassVar[str] = "integer"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
     directed: ClassVar[bool] = False
     anchor_names: ClassVar[tuple[str, ...]] = ()
+    template: ClassVar[str] = (
+        "How many groups of three {nouns} are there in which every two of the three "
+        "{und_base} each other? Count each group of three once."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("each group of three once",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = planted_triangles(g, n, density, triangles=1)

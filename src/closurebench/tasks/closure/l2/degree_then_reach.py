@@ -15,6 +15,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, has_path, out_degrees
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -51,8 +52,13 @@ class DegreeThenReach(ClosureTask):
 
     name: ClassVar[str] = "degree_then_reach"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "boolean"
+    result_type: ClassVar[ResultType] = ResultType.BOOLEAN
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Consider the {noun} that {sg} the largest number of other {nouns} directly "
+        "(exactly one {noun} does, and it is not {X}). Can that {noun} reach {X} {path}?"
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("exactly one",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -14,6 +14,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import desc, reach
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -38,9 +39,13 @@ class IntersectThenSize(ClosureTask):
 
     name: ClassVar[str] = "intersect_then_size"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "integer"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = (
+        "How many {nouns} can both {X} and {Y} reach {path}, not counting {X} or {Y} themselves?"
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("not counting", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -15,6 +15,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import Graph, kinship_dag
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -44,9 +45,13 @@ class KinshipChain(ClosureTask):
 
     name: ClassVar[str] = "kinship_chain"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Which {nouns} are {X}'s {grandchildren}, that is, {children} of {X}'s {children}?"
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("of",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = kinship_dag(g, n).graph

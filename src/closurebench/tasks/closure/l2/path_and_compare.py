@@ -12,6 +12,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import desc, has_path
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -35,8 +36,13 @@ class PathAndCompare(ClosureTask):
 
     name: ClassVar[str] = "path_and_compare"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "boolean"
+    result_type: ClassVar[ResultType] = ResultType.BOOLEAN
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = (
+        "Are both of these true: {X} can reach {Y} {path}, and {X} can reach strictly more "
+        "{nouns} than {Y} can? When counting, do not count the starting {noun}."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("strictly more", "do not count the starting")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -12,6 +12,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import desc
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -35,9 +36,11 @@ class ReachThenCount(ClosureTask):
 
     name: ClassVar[str] = "reach_then_count"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "integer"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = "How many {nouns} can {X} reach {path}, not counting {X}{self}?"
+    conventions: ClassVar[tuple[str, ...]] = ("not counting",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -17,6 +17,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, out_degrees
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -41,8 +42,13 @@ class ReachThenFilter(ClosureTask):
 
     name: ClassVar[str] = "reach_then_filter"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "k")
+    template: ClassVar[str] = (
+        "Which {nouns} that {X} can reach {path} {base} at least {k} other {k_nouns} "
+        "directly? Do not include {X}{self}."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("at least", "Do not include")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

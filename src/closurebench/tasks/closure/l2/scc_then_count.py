@@ -12,6 +12,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import scc_labels
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -34,8 +35,14 @@ class SccThenCount(ClosureTask):
 
     name: ClassVar[str] = "scc_then_count"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "integer"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "How many {nouns} are in {X}'s mutually reachable group, that is, {X} and every "
+        "{noun} that {X} can reach {path} and that can also reach {X} back? "
+        "Include {X}{self} in the count."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -15,6 +15,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import Graph, planted_triangles, reach, triangle_count
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -38,9 +39,16 @@ class TriangleInSubgraph(ClosureTask):
 
     name: ClassVar[str] = "triangle_in_subgraph"
     level: ClassVar[int] = 2
-    result_type: ClassVar[str] = "integer"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
     directed: ClassVar[bool] = False
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Consider {X} together with every {noun} connected to {X} through a chain of "
+        "{und_links}, {X}{self} included. Among these {nouns}, how many groups of three "
+        "are there in which every two of the three {und_base} each other? "
+        "Count each group of three once."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("included", "each group of three once")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = planted_triangles(g, n, density, triangles=1)

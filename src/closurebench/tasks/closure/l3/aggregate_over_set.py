@@ -15,6 +15,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, out_degrees
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -39,9 +40,15 @@ class AggregateOverSet(ClosureTask):
 
     name: ClassVar[str] = "aggregate_over_set"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "float"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.FLOAT
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Consider the {nouns} that {X} can reach {path}, not counting {X}{self}. "
+        "On average, how many {nouns} does each of them {base} directly? "
+        "Round to 2 decimal places."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("not counting", "2 decimal places")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

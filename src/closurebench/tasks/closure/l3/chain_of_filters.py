@@ -16,6 +16,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc, out_degrees, reach_in
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -46,8 +47,14 @@ class ChainOfFilters(ClosureTask):
 
     name: ClassVar[str] = "chain_of_filters"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "set"
+    result_type: ClassVar[ResultType] = ResultType.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y", "k")
+    template: ClassVar[str] = (
+        "Which {nouns} meet all three conditions: {X} can reach them {path}; they {base} "
+        "at least {k} other {k_nouns} directly; and they can reach {Y} {path}? "
+        "Do not include {X} or {Y} themselves."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("at least", "Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -15,6 +15,7 @@ import numpy as np
 
 from closurebench import ein
 from closurebench.graphs import desc, has_path
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -40,9 +41,14 @@ class Conditional(ClosureTask):
 
     name: ClassVar[str] = "conditional"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "integer"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
+    template: ClassVar[str] = (
+        "If {X} can reach {Y} {path}, how many {nouns} can {X} reach in total, "
+        "not counting {X}{self}? If {X} cannot reach {Y}, answer -1."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("not counting", "answer -1")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -18,6 +18,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -69,9 +70,15 @@ class GraphComparison(ClosureTask):
 
     name: ClassVar[str] = "graph_comparison"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "integer"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    two_graphs: ClassVar[bool] = True
+    template: ClassVar[str] = (
+        "How many {nouns} can {X} reach {path} this year that {X} could not reach "
+        "last year? Do not count {X}{self}."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("this year", "last year", "Do not count")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -17,6 +17,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc, in_degrees, kinship_dag, reach_in
+from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -55,10 +56,16 @@ class KinshipComplex(ClosureTask):
 
     name: ClassVar[str] = "kinship_complex"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "integer"
-    ambiguity: ClassVar[str | None] = "count"
+    result_type: ClassVar[ResultType] = ResultType.INTEGER
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "{X} has exactly one earliest ancestor, an ancestor with no {parents} listed. "
+        "How many {nouns} belong to the lineage formed by that earliest ancestor and all "
+        "of its descendants? Include the earliest ancestor in the count."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = kinship_dag(g, n).graph

@@ -14,6 +14,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, out_degrees, scc_labels
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -41,8 +42,14 @@ class MixedDomain(ClosureTask):
 
     name: ClassVar[str] = "mixed_domain"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "float"
+    result_type: ClassVar[ResultType] = ResultType.FLOAT
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
+    template: ClassVar[str] = (
+        "Consider {X}'s mutually reachable group: {X}{self} included, and every {noun} "
+        "that {X} can reach {path} and that can also reach {X} back. On average, how many "
+        "{nouns} does a member of this group {base} directly? Round to 2 decimal places."
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("included", "2 decimal places")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = digraph(g, n, density)

@@ -14,6 +14,7 @@ import numpy as np
 from closurebench import ein
 from closurebench.errors import VerificationError
 from closurebench.graphs import has_path, out_degrees
+from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -37,11 +38,16 @@ class MultiQuery(ClosureTask):
 
     name: ClassVar[str] = "multi_query"
     level: ClassVar[int] = 3
-    result_type: ClassVar[str] = "compound"
+    result_type: ClassVar[ResultType] = ResultType.COMPOUND
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
-    compound_keys: ClassVar[Mapping[str, str] | None] = {
-        "reachable": "boolean",
-        "degree": "integer",
+    template: ClassVar[str] = (
+        "Answer two questions. First, can {X} reach {Y} {path}? Second, how many {nouns} "
+        "does {X} {base} directly (direct {links} only)?"
+    )
+    conventions: ClassVar[tuple[str, ...]] = ("First", "Second", "directly")
+    compound_keys: ClassVar[Mapping[str, ResultType] | None] = {
+        "reachable": ResultType.BOOLEAN,
+        "degree": ResultType.INTEGER,
     }
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

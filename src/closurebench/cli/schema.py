@@ -1,0 +1,59 @@
+"""``closurebench schema closure|grit|result``: print a record's JSON Schema.
+
+::
+
+    closurebench schema closure            # the ClosureBench instance record
+    closurebench schema grit               # the GRIT instance record
+    closurebench schema result             # one line of RUN_DIR/results.jsonl
+    closurebench schema closure --validate DATA.jsonl   # check a file against it
+
+Every generated split also writes its schema beside ``manifest.json``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["schema_cmd"]
+
+
+def schema_cmd(
+    name: Annotated[str, typer.Argument(help="Which record: closure, grit or result.")],
+    validate: Annotated[
+        Path | None,
+        typer.Option("--validate", help="Validate every line of this JSONL file instead."),
+    ] = None,
+) -> None:
+    """Print the JSON Schema of a record type (or validate a file against it)."""
+    from closurebench.errors import ClosureBenchError
+    from closurebench.jsonl import iter_objects
+    from closurebench.schema import SCHEMAS, parse_instance, parse_result, schema_for
+
+    if name not in SCHEMAS:
+        typer.echo(f"error: unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}", err=True)
+        raise typer.Exit(1)
+    if validate is None:
+        typer.echo(json.dumps(schema_for(name), indent=2, sort_keys=True, ensure_ascii=False))
+        return
+    count = 0
+    try:
+        for lineno, obj in iter_objects(validate, what=f"{name} file"):
+            where = f"{validate}:{lineno}"
+            if name == "result":
+                parse_result(obj, where)
+            else:
+                record = parse_instance(obj, where)
+                if record.suite != name:
+                    raise ClosureBenchError(
+                        f"{where}: a {record.suite} record, not a {name} one; "
+                        f"use `closurebench schema {record.suite} --validate`"
+                    )
+            count += 1
+    except ClosureBenchError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"{validate}: {count} {name} records, all valid")

@@ -1,0 +1,10 @@
+"""Structure types: what a question says, in node ids, below both ``tasks/`` and ``surface/``.
+
+* :mod:`closurebench.structures.closure` — :class:`ClosureStructure` (graph(s) and anchors);
+* :mod:`closurebench.structures.grit` — :class:`GritStructure` (graph and query parameters)
+  and the per-view facts a rendered GRIT question carries.
+
+The layers, lowest first: ``errors``/``seeding``/``jsonl``/``schema`` → ``graphs`` → ``ein``
+→ ``structures`` → ``tasks`` → ``surface`` → ``scoring`` → ``generate`` → ``evaluate`` →
+``report`` → ``cli`` (``tests/test_layers.py`` enforces it).
+"""
