@@ -32,20 +32,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from closurebench.errors import ConfigError
 from closurebench.schema.enums import ExtractStatus
-from closurebench.schema.instances import ClosureInstance, parse_instance
 from closurebench.scoring import extract_answer, score_closure_value
 
-if TYPE_CHECKING:  # the generator (Ein, numpy, scipy) loads on first use, not on import
+if TYPE_CHECKING:  # the generator (Ein, scipy) and pydantic load on first use, not on import
     from closurebench.generate.closure import ClosureConfig
+    from closurebench.schema.instances import ClosureInstance
 
 __all__ = ["ProceduralDataset", "create_dataset", "score_answer"]
 
 #: What :func:`score_answer` accepts as an entry.
-Entry = Mapping[str, Any] | ClosureInstance
+Entry: TypeAlias = "Mapping[str, Any] | ClosureInstance"
 
 
 class ProceduralDataset(Sequence[dict[str, Any]]):
@@ -137,6 +137,8 @@ def _as_record(record: Entry, where: str) -> ClosureInstance:
             field).
         ConfigError: when it is a valid instance of another suite.
     """
+    from closurebench.schema.instances import ClosureInstance, parse_instance
+
     if isinstance(record, ClosureInstance):
         return record
     parsed = parse_instance(record, where)
@@ -188,7 +190,7 @@ def score_answer(answer: str | None, entry: Entry) -> float:
     Raises:
         DatasetFileError: when ``entry`` is not a valid ClosureBench instance.
     """
-    meta = entry if isinstance(entry, ClosureInstance) else entry.get("metadata", entry)
+    meta = entry if not isinstance(entry, Mapping) else entry.get("metadata", entry)
     record = _as_record(meta, "score_answer entry")
     if answer is None:
         return 0.0

@@ -12,7 +12,8 @@ split writes them beside its manifest.
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from closurebench.schema.enums import (
     Ambiguity,
@@ -23,24 +24,58 @@ from closurebench.schema.enums import (
     ScoringMode,
     Suite,
 )
-from closurebench.schema.instances import (
-    ClosureGraph,
-    ClosureInstance,
-    Envelope,
-    GritGraph,
-    GritInstance,
-    Instance,
-    Seeds,
-    instance_schema,
-    parse_instance,
-)
-from closurebench.schema.results import (
-    META_FIELDS,
-    ResultRecord,
-    Usage,
-    parse_result,
-    result_schema,
-)
+
+if TYPE_CHECKING:
+    from closurebench.schema.instances import (
+        ClosureGraph,
+        ClosureInstance,
+        Envelope,
+        GritGraph,
+        GritInstance,
+        Instance,
+        Seeds,
+        instance_schema,
+        parse_instance,
+    )
+    from closurebench.schema.results import (
+        META_FIELDS,
+        ResultRecord,
+        Usage,
+        parse_result,
+        result_schema,
+    )
+
+#: The record names, loaded on first use: pydantic costs ~0.2 s to import, and scoring
+#: (reward functions in training workers) needs only the enums.
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(
+        (
+            "ClosureGraph",
+            "ClosureInstance",
+            "Envelope",
+            "GritGraph",
+            "GritInstance",
+            "Instance",
+            "Seeds",
+            "instance_schema",
+            "parse_instance",
+        ),
+        "closurebench.schema.instances",
+    ),
+    **dict.fromkeys(
+        ("META_FIELDS", "ResultRecord", "Usage", "parse_result", "result_schema"),
+        "closurebench.schema.results",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'closurebench.schema' has no attribute {name!r}")
+
 
 __all__ = [
     "META_FIELDS",
@@ -83,7 +118,11 @@ def schema_for(name: str) -> dict[str, Any]:
         'closure'
     """
     if name == "result":
+        from closurebench.schema.results import result_schema
+
         return result_schema()
     if name in ("closure", "grit"):
+        from closurebench.schema.instances import instance_schema
+
         return instance_schema(name)
     raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")

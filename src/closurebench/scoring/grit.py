@@ -21,11 +21,15 @@ A wrong value type (a string for a cost, an object for an order, a boolean anywh
 
 from __future__ import annotations
 
-from closurebench.schema import GritInstance
+from typing import TYPE_CHECKING
+
 from closurebench.schema.enums import ExtractStatus, Outcome
 from closurebench.scoring.extract import extract_answer
 from closurebench.scoring.outcome import Score
 from closurebench.tasks.grit import get, resolve_name
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["resolve_name", "score_grit"]
 

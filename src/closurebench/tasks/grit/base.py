@@ -54,7 +54,6 @@ from closurebench.errors import (
 )
 from closurebench.graphs.exact.check import Verdict
 from closurebench.graphs.exact.errors import SolverTimeout
-from closurebench.schema import GritInstance
 from closurebench.seeding import SeedPart, derive_seed, rng
 from closurebench.structures.grit import GritStructure, GritView
 from closurebench.tasks.grit.answers import Judgement, is_number, names_list
@@ -63,6 +62,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from closurebench.graphs import Graph
+    from closurebench.schema import GritInstance
 
 __all__ = [
     "CROSS_CHECK_MAX_N",

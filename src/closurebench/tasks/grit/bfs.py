@@ -20,16 +20,18 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from closurebench.graphs.exact.check import check_bfs_order
 from closurebench.graphs.exact.paths import bfs_order
-from closurebench.schema import GritInstance
 from closurebench.structures.grit import GritStructure, GritView
 from closurebench.tasks.grit import base as b
 from closurebench.tasks.grit.answers import Judgement, Rejected, read_node_list
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["BfsTask", "nx_bfs_order"]
 

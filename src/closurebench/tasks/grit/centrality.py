@@ -17,17 +17,19 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from closurebench.errors import ConfigError
 from closurebench.graphs.exact.centrality import CENTRALITY_KINDS, centrality
 from closurebench.graphs.exact.check import check_centrality
-from closurebench.schema import GritInstance
 from closurebench.structures.grit import GritStructure, GritView
 from closurebench.tasks.grit import base as b
 from closurebench.tasks.grit.answers import Judgement, resolve_name
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["CENTRALITIES", "CentralityTask", "nx_scores"]
 

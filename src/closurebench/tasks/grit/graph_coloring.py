@@ -18,13 +18,15 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from closurebench.graphs.exact.check import check_colouring
 from closurebench.graphs.exact.coloring import chromatic_number
-from closurebench.schema import GritInstance
 from closurebench.tasks.grit.answers import Judgement, Rejected, node_ids, resolve_name
 from closurebench.tasks.grit.base import CertifiedTask, ExactRoute
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["GraphColoringTask", "read_colouring"]
 

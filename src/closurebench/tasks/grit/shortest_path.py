@@ -17,17 +17,19 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from closurebench.errors import ConfigError
 from closurebench.graphs.exact.check import check_path
 from closurebench.graphs.exact.paths import shortest_path
-from closurebench.schema import GritInstance
 from closurebench.structures.grit import GritStructure
 from closurebench.tasks.grit import base as b
 from closurebench.tasks.grit.answers import Judgement, Rejected, read_node_list
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["DIRECTED_SHARE", "ShortestPathTask"]
 

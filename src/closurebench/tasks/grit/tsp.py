@@ -18,16 +18,18 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
 from closurebench.graphs.exact.check import check_tour
 from closurebench.graphs.exact.tsp import tsp
-from closurebench.schema import GritInstance
 from closurebench.structures.grit import GritStructure
 from closurebench.tasks.grit import base as b
 from closurebench.tasks.grit.answers import Judgement, Rejected, read_node_list
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["GRID", "HELD_KARP_MAX_N", "TspTask", "held_karp"]
 

@@ -15,13 +15,15 @@ Example:
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from closurebench.graphs.exact.check import check_cover
 from closurebench.graphs.exact.cover import vertex_cover
-from closurebench.schema import GritInstance
 from closurebench.tasks.grit.answers import Judgement, Rejected, read_node_list
 from closurebench.tasks.grit.base import CertifiedTask, ExactRoute
+
+if TYPE_CHECKING:
+    from closurebench.schema import GritInstance
 
 __all__ = ["VertexCoverTask"]
 
