@@ -55,9 +55,11 @@ from closurebench.structures.closure import ClosureStructure
 
 __all__ = [
     "RESULT_TYPES",
+    "AnchorExcludedSetTask",
     "Answer",
     "ClosureStructure",
     "ClosureTask",
+    "SetTask",
     "Verified",
     "answers_equal",
     "ein_edges",
@@ -287,9 +289,13 @@ class ClosureTask(ABC):
     def ein_program(self, s: ClosureStructure) -> str:
         """Ein source computing the answer; starts with ``// <category>``."""
 
-    @abstractmethod
     def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        """Read the answer (raw, in ids) from the Ein program's result."""
+        """Read the answer (raw, in ids) from the Ein program's result.
+
+        The default reads one printed scalar (booleans print as 0/1, counts and means as
+        numbers); set and compound categories override it.
+        """
+        return float(result.value)
 
     @abstractmethod
     def python_program(self, s: ClosureStructure) -> str:
@@ -313,6 +319,38 @@ class ClosureTask(ABC):
     def norm(self, value: Any) -> Answer:
         """Normalise a raw answer to this category's canonical type."""
         return normalize(self.result_type, value, self.compound_keys)
+
+
+class SetTask(ClosureTask):
+    """A category whose answer is a set of nodes, printed by Ein as a 0/1 vector."""
+
+    result_type: ClassVar[ResultType] = ResultType.SET
+
+    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
+        """The nodes whose entry of the printed vector is 1 (see :func:`ein_set`)."""
+        return ein_set(result, s.n, self.name)
+
+
+class AnchorExcludedSetTask(SetTask):
+    """A set that leaves out its anchor ``X``; the other convention counts ``X`` in.
+
+    The alternative-answer rule of the set-ambiguous kinship and reachability categories
+    (``ancestor``, ``sibling``, ``cousin``, ``negative_reach``).
+
+    Example:
+        >>> from closurebench.graphs import Graph
+        >>> class Demo(AnchorExcludedSetTask):
+        ...     name = "demo"
+        >>> s = ClosureStructure("demo", Graph(3, ((0, 1),)), (("X", 2),))
+        >>> Demo.alternative(Demo, s, [0, 1])
+        [0, 1, 2]
+    """
+
+    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
+
+    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
+        """The answer with ``X`` added."""
+        return sorted({*answer, s.anchor("X")})
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import Graph, reach_in
-from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
+    AnchorExcludedSetTask,
     Answer,
     ClosureStructure,
-    ClosureTask,
     ein_edges,
-    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.kinship import sample_kinship
@@ -38,7 +35,7 @@ def ancestors(graph: Graph, x: int) -> set[int]:
     return {int(v) for v in np.flatnonzero(up)}
 
 
-class Ancestor(ClosureTask):
+class Ancestor(AnchorExcludedSetTask):
     """All ancestors of X in a family tree.
 
     Example:
@@ -50,8 +47,6 @@ class Ancestor(ClosureTask):
 
     name: ClassVar[str] = "ancestor"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
-    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
@@ -66,18 +61,12 @@ class Ancestor(ClosureTask):
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(ancestors(s.graph, s.anchor("X")))
 
-    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
-        return sorted({*answer, s.anchor("X")})
-
     def ein_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")
         return (
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"T = tc(A)\nResult = select(T, {x}, 1)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -15,16 +15,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import ConfigError
 from closurebench.graphs import Graph
-from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
+    AnchorExcludedSetTask,
     Answer,
     ClosureStructure,
-    ClosureTask,
     ein_edges,
-    ein_set,
     not_node,
     python_graph,
 )
@@ -45,7 +42,7 @@ def cousins(graph: Graph, x: int) -> set[int]:
     return grandchildren - siblings(graph, x) - {x}
 
 
-class Cousin(ClosureTask):
+class Cousin(AnchorExcludedSetTask):
     """The cousins of X (a shared grandparent, no shared parent).
 
     Example:
@@ -57,8 +54,6 @@ class Cousin(ClosureTask):
 
     name: ClassVar[str] = "cousin"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
-    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
@@ -79,9 +74,6 @@ class Cousin(ClosureTask):
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(cousins(s.graph, s.anchor("X")))
 
-    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
-        return sorted({*answer, s.anchor("X")})
-
     def ein_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")
         return (
@@ -90,9 +82,6 @@ class Cousin(ClosureTask):
             "C[j] = Q[k] A[k,i] A[i,j]\nS[j] = P[i] A[i,j]\n"
             f"Result = gt(C, 0) * eq(S, 0) * {not_node(s.n, x)}\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

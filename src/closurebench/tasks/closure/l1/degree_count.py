@@ -10,7 +10,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import out_degrees
 from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
@@ -57,9 +56,6 @@ class DegreeCount(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"Result = select(sum(A, 1), {x}, 0)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -11,7 +11,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import out_degrees
 from closurebench.schema.enums import ResultType
@@ -59,9 +58,6 @@ class MaxDegree(ClosureTask):
 
     def ein_program(self, s: ClosureStructure) -> str:
         return f"// {self.name}\n{ein_edges(s.graph)}\nResult = argmax(sum(A, 1))\n:print Result\n"
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         return (

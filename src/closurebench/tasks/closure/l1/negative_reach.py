@@ -17,21 +17,18 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import reach, tc
-from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
+    AnchorExcludedSetTask,
     Answer,
     ClosureStructure,
-    ClosureTask,
     ein_edges,
-    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.sampling import digraph, draw
 
 
-class NegativeReach(ClosureTask):
+class NegativeReach(AnchorExcludedSetTask):
     """The nodes X cannot reach, X excluded.
 
     Example:
@@ -43,8 +40,6 @@ class NegativeReach(ClosureTask):
 
     name: ClassVar[str] = "negative_reach"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
-    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = "Which {nouns} can {X} not reach {path}? Do not include {X}{self}."
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
@@ -58,18 +53,12 @@ class NegativeReach(ClosureTask):
     def solve(self, s: ClosureStructure) -> Answer:
         return [int(v) for v in np.flatnonzero(~reach(s.graph, s.anchor("X")))]
 
-    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
-        return sorted({*answer, s.anchor("X")})
-
     def ein_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")
         return (
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"Result = ones({s.n}) - reach(A, {x})\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

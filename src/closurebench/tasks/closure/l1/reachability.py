@@ -12,7 +12,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, has_path
 from closurebench.schema.enums import ResultType
@@ -65,9 +64,6 @@ class Reachability(ClosureTask):
         return (
             f"// {self.name}\n{ein_edges(s.graph)}\nResult = has_path(A, {x}, {y})\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

@@ -13,7 +13,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import scc_labels
 from closurebench.schema.enums import ResultType
@@ -73,9 +72,6 @@ class SccSame(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"Result = has_path(A, {x}, {y}) * has_path(A, {y}, {x})\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

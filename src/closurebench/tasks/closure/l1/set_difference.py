@@ -17,15 +17,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import reach
-from closurebench.schema.enums import Ambiguity, ResultType
+from closurebench.schema.enums import Ambiguity
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
-    ClosureTask,
+    SetTask,
     ein_edges,
-    ein_set,
     not_node,
     python_graph,
 )
@@ -38,7 +36,7 @@ def _difference(d: np.ndarray, x: int, y: int) -> list[int]:
     return [int(v) for v in np.flatnonzero(out)]
 
 
-class SetDifference(ClosureTask):
+class SetDifference(SetTask):
     """The nodes X reaches and Y does not, X and Y excluded.
 
     Example:
@@ -51,7 +49,6 @@ class SetDifference(ClosureTask):
 
     name: ClassVar[str] = "set_difference"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
     ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
     template: ClassVar[str] = (
@@ -81,9 +78,6 @@ class SetDifference(ClosureTask):
             f"D = desc(A, {x}) * (ones({s.n}) - desc(A, {y}))\n"
             f"Result = D * {not_node(s.n, x)} * {not_node(s.n, y)}\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

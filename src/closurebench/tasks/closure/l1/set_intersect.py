@@ -16,15 +16,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import reach
-from closurebench.schema.enums import Ambiguity, ResultType
+from closurebench.schema.enums import Ambiguity
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
-    ClosureTask,
+    SetTask,
     ein_edges,
-    ein_set,
     not_node,
     python_graph,
 )
@@ -37,7 +35,7 @@ def _intersect(d: np.ndarray, x: int, y: int) -> list[int]:
     return [int(v) for v in np.flatnonzero(out)]
 
 
-class SetIntersect(ClosureTask):
+class SetIntersect(SetTask):
     """The nodes both X and Y reach, X and Y excluded.
 
     Example:
@@ -50,7 +48,6 @@ class SetIntersect(ClosureTask):
 
     name: ClassVar[str] = "set_intersect"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
     ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
     template: ClassVar[str] = (
@@ -79,9 +76,6 @@ class SetIntersect(ClosureTask):
             f"D = desc(A, {x}) * desc(A, {y})\n"
             f"Result = D * {not_node(s.n, x)} * {not_node(s.n, y)}\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

@@ -12,15 +12,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import Graph
-from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
+    AnchorExcludedSetTask,
     Answer,
     ClosureStructure,
-    ClosureTask,
     ein_edges,
-    ein_set,
     not_node,
     python_graph,
 )
@@ -37,7 +34,7 @@ def siblings(graph: Graph, x: int) -> set[int]:
     return {c for p in parents(graph, x) for c in children(graph, p)} - {x}
 
 
-class Sibling(ClosureTask):
+class Sibling(AnchorExcludedSetTask):
     """The (half-)siblings of X.
 
     Example:
@@ -49,8 +46,6 @@ class Sibling(ClosureTask):
 
     name: ClassVar[str] = "sibling"
     level: ClassVar[int] = 1
-    result_type: ClassVar[ResultType] = ResultType.SET
-    ambiguity: ClassVar[Ambiguity | None] = Ambiguity.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
@@ -65,9 +60,6 @@ class Sibling(ClosureTask):
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(siblings(s.graph, s.anchor("X")))
 
-    def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
-        return sorted({*answer, s.anchor("X")})
-
     def ein_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")
         return (
@@ -75,9 +67,6 @@ class Sibling(ClosureTask):
             f"P = select(A, {x}, 1)\nS[j] = P[i] A[i,j]\n"
             f"Result = gt(S, 0) * {not_node(s.n, x)}\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -11,7 +11,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import planted_triangles, triangle_count
 from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
@@ -57,9 +56,6 @@ class TriangleCount(ClosureTask):
             "B[i,k] = A[i,j] A[j,k]\nC[i,l] = B[i,k] A[k,l]\n"
             "Result = trace(C) / 6\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         return (

@@ -12,7 +12,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, has_path, out_degrees
 from closurebench.schema.enums import ResultType
@@ -76,9 +75,6 @@ class DegreeThenReach(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"H = argmax(sum(A, 1))\nResult = has_path(A, H, {x})\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -12,7 +12,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import desc, reach
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
@@ -69,9 +68,6 @@ class IntersectThenSize(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"DX = desc(A, {x})\nDY = desc(A, {y})\nResult = sum(DX * DY)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

@@ -13,15 +13,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import Graph, kinship_dag
-from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
-    ClosureTask,
+    SetTask,
     ein_edges,
-    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.kinship import children
@@ -32,7 +29,7 @@ def _grandchildren(graph: Graph, x: int) -> set[int]:
     return {gc for c in children(graph, x) for gc in children(graph, c)}
 
 
-class KinshipChain(ClosureTask):
+class KinshipChain(SetTask):
     """Grandchildren of X in a parent→child DAG.
 
     Example:
@@ -45,7 +42,6 @@ class KinshipChain(ClosureTask):
 
     name: ClassVar[str] = "kinship_chain"
     level: ClassVar[int] = 2
-    result_type: ClassVar[ResultType] = ResultType.SET
     kinship: ClassVar[bool] = True
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
@@ -68,9 +64,6 @@ class KinshipChain(ClosureTask):
             f"A2[i,k] = A[i,j] A[j,k]\nRow = select(A2, {x}, 0)\nResult = gt(Row, 0)\n"
             ":print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -10,7 +10,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import desc, has_path
 from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
@@ -60,9 +59,6 @@ class PathAndCompare(ClosureTask):
             f"P = has_path(A, {x}, {y})\nCX = sum(desc(A, {x}))\nCY = sum(desc(A, {y}))\n"
             "Result = P * gt(CX, CY)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

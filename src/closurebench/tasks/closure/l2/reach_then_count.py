@@ -10,7 +10,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import desc
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
@@ -59,9 +58,6 @@ class ReachThenCount(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"D = desc(A, {x})\nResult = sum(D)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

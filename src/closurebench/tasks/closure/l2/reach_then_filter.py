@@ -14,22 +14,19 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, out_degrees
-from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
-    ClosureTask,
+    SetTask,
     ein_edges,
-    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.sampling import digraph, distinct_nodes
 
 
-class ReachThenFilter(ClosureTask):
+class ReachThenFilter(SetTask):
     """Nodes X can reach (X excluded) with out-degree at least k.
 
     Example:
@@ -42,7 +39,6 @@ class ReachThenFilter(ClosureTask):
 
     name: ClassVar[str] = "reach_then_filter"
     level: ClassVar[int] = 2
-    result_type: ClassVar[ResultType] = ResultType.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "k")
     template: ClassVar[str] = (
         "Which {nouns} that {X} can reach {path} {base} at least {k} other {k_nouns} "
@@ -70,9 +66,6 @@ class ReachThenFilter(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"D = desc(A, {x})\nO = sum(A, 1)\nResult = D * ge(O, {k})\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, k = s.anchor("X"), s.anchor("k")

@@ -10,7 +10,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import scc_labels
 from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
@@ -60,9 +59,6 @@ class SccThenCount(ClosureTask):
             f"Out = reach(A, {x})\nIn = reach(transpose(A), {x})\n"
             "Result = sum(Out * In)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -13,7 +13,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import Graph, planted_triangles, reach, triangle_count
 from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
@@ -68,9 +67,6 @@ class TriangleInSubgraph(ClosureTask):
             "B2[i,j] = B[i,k] B[k,j]\nB3[i,j] = B2[i,k] B[k,j]\n"
             "Result = trace(B3) / 6\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -12,7 +12,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import desc, out_degrees
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -72,9 +71,6 @@ class AggregateOverSet(ClosureTask):
             f"// {self.name}\n{ein_edges(s.graph)}\n"
             f"D = desc(A, {x})\nO = sum(A, 1)\nResult = sum(O * D) / sum(D)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

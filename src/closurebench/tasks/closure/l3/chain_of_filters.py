@@ -13,16 +13,13 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc, out_degrees, reach_in
-from closurebench.schema.enums import ResultType
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
-    ClosureTask,
+    SetTask,
     ein_edges,
-    ein_set,
     python_graph,
 )
 from closurebench.tasks.closure.sampling import digraph, distinct_nodes
@@ -34,7 +31,7 @@ def _between(graph: Graph, x: int, y: int) -> np.ndarray:
     return mask
 
 
-class ChainOfFilters(ClosureTask):
+class ChainOfFilters(SetTask):
     """Nodes on the way from X to Y with out-degree at least k.
 
     Example:
@@ -47,7 +44,6 @@ class ChainOfFilters(ClosureTask):
 
     name: ClassVar[str] = "chain_of_filters"
     level: ClassVar[int] = 3
-    result_type: ClassVar[ResultType] = ResultType.SET
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y", "k")
     template: ClassVar[str] = (
         "Which {nouns} meet all three conditions: {X} can reach them {path}; they {base} "
@@ -78,9 +74,6 @@ class ChainOfFilters(ClosureTask):
             f"D = desc(A, {x})\nO = sum(A, 1)\nU = desc(transpose(A), {y})\n"
             f"Result = D * ge(O, {k}) * U\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return ein_set(result, s.n, self.name)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y, k = s.anchor("X"), s.anchor("Y"), s.anchor("k")

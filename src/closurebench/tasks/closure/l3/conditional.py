@@ -13,7 +13,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.graphs import desc, has_path
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
@@ -72,9 +71,6 @@ class Conditional(ClosureTask):
             f"R = has_path(A, {x}, {y})\nC = sum(desc(A, {x}))\n"
             "Result = R * C + (1 - R) * (-1)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x, y = s.anchor("X"), s.anchor("Y")

@@ -15,7 +15,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -109,9 +108,6 @@ class GraphComparison(ClosureTask):
             f"D1 = desc(A, {x})\nD2 = desc(B, {x})\nResult = sum(D2 * (1 - D1))\n"
             ":print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

@@ -14,7 +14,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, desc, in_degrees, kinship_dag, reach_in
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -86,9 +85,6 @@ class KinshipComplex(ClosureTask):
             f"Anc = desc(transpose(A), {x})\nFounder = eq(sum(A, 0), 0)\n"
             "Root = argmax(Anc * Founder)\nResult = sum(reach(A, Root))\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")

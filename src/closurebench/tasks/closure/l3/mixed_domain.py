@@ -11,7 +11,6 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench import ein
 from closurebench.errors import Resample
 from closurebench.graphs import Graph, out_degrees, scc_labels
 from closurebench.schema.enums import ResultType
@@ -68,9 +67,6 @@ class MixedDomain(ClosureTask):
             f"S = reach(A, {x}) * reach(transpose(A), {x})\nO = sum(A, 1)\n"
             "Result = sum(O * S) / sum(S)\n:print Result\n"
         )
-
-    def ein_answer(self, result: ein.EinResult, s: ClosureStructure) -> Answer:
-        return float(result.value)
 
     def python_program(self, s: ClosureStructure) -> str:
         x = s.anchor("X")
