@@ -35,6 +35,7 @@ Example:
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
@@ -111,24 +112,24 @@ class Envelope(_Record):
     version: str
 
     @property
+    @abstractmethod
     def seeds(self) -> Seeds:
         """The structural and surface seeds."""
-        raise NotImplementedError  # pragma: no cover - every suite overrides it
 
     @property
+    @abstractmethod
     def node_names(self) -> list[str]:
         """The display name of node ``i`` at index ``i``."""
-        raise NotImplementedError  # pragma: no cover
 
     @property
+    @abstractmethod
     def query(self) -> dict[str, Any]:
         """The query's anchors / parameters (node ids and numbers)."""
-        raise NotImplementedError  # pragma: no cover
 
     @property
+    @abstractmethod
     def stratum(self) -> str:
         """The category (ClosureBench) or task (GRIT): what reports group by first."""
-        raise NotImplementedError  # pragma: no cover
 
 
 class ClosureInstance(Envelope):

@@ -18,7 +18,7 @@ import numbers
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 import numpy as np
 
@@ -67,7 +67,7 @@ class Certificate:
         return {"method": self.method, "bound": self.bound, "gap": self.gap}
 
 
-def is_int(value: object) -> bool:
+def is_int(value: object) -> TypeGuard[numbers.Integral]:
     """True for Python/numpy integers, False for bools and everything else.
 
     Example:
@@ -88,7 +88,7 @@ def to_number(value: object, what: str) -> Number:
         (3, 2.5)
     """
     if is_int(value):
-        return int(value)  # type: ignore[call-overload]
+        return int(value)
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         f = float(value)
         if not math.isfinite(f):
@@ -104,9 +104,9 @@ def check_n(n: object) -> int:
         >>> check_n(5)
         5
     """
-    if not is_int(n) or int(n) < 1:  # type: ignore[call-overload]
+    if not is_int(n) or int(n) < 1:
         raise GraphError(f"n={n!r} is not a valid node count; pass an int >= 1")
-    return int(n)  # type: ignore[call-overload]
+    return int(n)
 
 
 def check_node(value: object, n: int, what: str) -> int:
@@ -116,9 +116,9 @@ def check_node(value: object, n: int, what: str) -> int:
         >>> check_node(2, 3, "source")
         2
     """
-    if not is_int(value) or not 0 <= int(value) < n:  # type: ignore[call-overload]
+    if not is_int(value) or not 0 <= int(value) < n:
         raise GraphError(f"{what}={value!r} is not a node id; pass an int in 0..{n - 1}")
-    return int(value)  # type: ignore[call-overload]
+    return int(value)
 
 
 def normalize_edges(

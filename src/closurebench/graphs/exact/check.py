@@ -90,11 +90,11 @@ def _as_ids(candidate: object, n: int, what: str, *, allow_set: bool = False) ->
         return f"{what} {_describe(candidate)}, expected {kinds} of node ids"
     out: list[int] = []
     for item in items:
-        if not is_int(item) or not 0 <= int(item) < n:  # type: ignore[call-overload]
+        if not is_int(item) or not 0 <= int(item) < n:
             if is_int(item):
                 return f"node {item} does not exist; node ids are 0..{n - 1}"
             return f"node {_describe(item)}, not a node id; expected an int in 0..{n - 1}"
-        out.append(int(item))  # type: ignore[call-overload]
+        out.append(int(item))
     return out
 
 
@@ -398,7 +398,7 @@ def check_centrality(
     res = centrality(n, edges, kind, weighted=weighted)
     if not is_int(candidate):
         return _invalid(f"answer {_describe(candidate)}, expected a node id in 0..{n - 1}")
-    node = int(candidate)  # type: ignore[call-overload]
+    node = int(candidate)
     if not 0 <= node < n:
         return _invalid(f"node {node} does not exist; node ids are 0..{n - 1}")
     if score is not None:

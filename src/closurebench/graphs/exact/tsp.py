@@ -30,7 +30,7 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -250,7 +250,7 @@ class _Model:
         a = sparse_rows(rows, cols, np.ones(len(cols)), (len(self.cuts), m))
         return a, np.array([len(c) - 1.0 for c in self.cuts])
 
-    def solve_lp(self, time_limit: float) -> object:
+    def solve_lp(self, time_limit: float) -> Any:
         """LP relaxation (HiGHS via linprog, which also returns reduced costs)."""
         from scipy.optimize import linprog  # heavy: only solving needs it
 
@@ -267,7 +267,7 @@ class _Model:
             options=options,
         )
 
-    def solve_milp(self, time_limit: float) -> object:
+    def solve_milp(self, time_limit: float) -> Any:
         """The MILP with the current cuts, to a proven zero gap."""
         from scipy.optimize import Bounds, LinearConstraint, milp  # heavy: only solving needs it
 
@@ -304,7 +304,7 @@ def _separate(model: _Model, x: np.ndarray) -> bool:
     return val < 2.0 - 1e-6 and model.add_cut(side)
 
 
-def _lp_bound(model: _Model, deadline: Deadline, max_rounds: int = 100) -> object | None:
+def _lp_bound(model: _Model, deadline: Deadline, max_rounds: int = 100) -> Any:
     """Cut rounds on the LP; returns the last optimal LP result (a valid relaxation)."""
     last = None
     for _ in range(max_rounds):
@@ -314,7 +314,7 @@ def _lp_bound(model: _Model, deadline: Deadline, max_rounds: int = 100) -> objec
         if getattr(res, "status", 4) != 0:
             break
         last = res
-        if not _separate(model, np.asarray(res.x)):  # type: ignore[attr-defined]
+        if not _separate(model, np.asarray(res.x)):
             break
     return last
 
@@ -374,10 +374,10 @@ def tsp(weights: object, *, time_limit: float = DEFAULT_TIME_LIMIT) -> TspResult
     deadline.check("during the LP cut rounds")
     keep = all_pairs
     if lp is not None:
-        lb = float(lp.fun)  # type: ignore[attr-defined]
+        lb = float(lp.fun)
         if bound_closes(lb):
             return _result(w, best_tour, "highs-lp+dfj", lb, integer)
-        reduced = np.asarray(lp.lower.marginals)  # type: ignore[attr-defined]
+        reduced = np.asarray(lp.lower.marginals)
         keep = [p for p, r in zip(all_pairs, reduced, strict=True) if lb + r <= target + tol]
     model = _Model(w, keep)
     for cut in full.cuts:
@@ -390,13 +390,13 @@ def tsp(weights: object, *, time_limit: float = DEFAULT_TIME_LIMIT) -> TspResult
             # No tour avoids the fixed edges (so none beats UB): the heuristic tour is optimal.
             return _result(w, best_tour, "highs-milp+dfj", float(best_cost), integer)
         if status == 1:
-            raise SolverTimeout("tsp", deadline.time_limit, f"HiGHS: {res.message}")  # type: ignore[attr-defined]
+            raise SolverTimeout("tsp", deadline.time_limit, f"HiGHS: {res.message}")
         if status != 0:
-            raise SolverError(f"tsp: HiGHS returned status {status}: {res.message}")  # type: ignore[attr-defined]
-        dual = float(res.mip_dual_bound)  # type: ignore[attr-defined]
+            raise SolverError(f"tsp: HiGHS returned status {status}: {res.message}")
+        dual = float(res.mip_dual_bound)
         if bound_closes(dual):
             return _result(w, best_tour, "highs-milp+dfj", dual, integer)
-        chosen = [model.pairs[k] for k in np.flatnonzero(np.asarray(res.x) > 0.5)]  # type: ignore[attr-defined]
+        chosen = [model.pairs[k] for k in np.flatnonzero(np.asarray(res.x) > 0.5)]
         comps = _components(n, chosen)
         if len(comps) == 1:
             return _result(w, _tour_from_edges(n, chosen), "highs-milp+dfj", dual, integer)
