@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -29,18 +30,20 @@ def test_python_dash_m() -> None:
     assert out.stdout.strip() == f"closurebench {__version__}"
 
 
-def test_quickstart_agrees_on_every_route() -> None:
+def test_quickstart_agrees_on_every_route(tmp_path: Path) -> None:
     for seed in (0, 1):
-        result = runner.invoke(app, ["quickstart", "--seed", str(seed), "--programs"])
+        out = str(tmp_path / f"seed{seed}")
+        result = runner.invoke(app, ["quickstart", "--seed", str(seed), "--programs", "--out", out])
         assert result.exit_code == 0, result.stdout
         assert "NO" not in result.stdout
         assert result.stdout.count("yes") == 9
         assert "Transitive closure of a 5,000-node digraph" in result.stdout
 
 
-def test_quickstart_is_deterministic() -> None:
-    first = runner.invoke(app, ["quickstart", "--seed", "3"]).stdout
-    second = runner.invoke(app, ["quickstart", "--seed", "3"]).stdout
+def test_quickstart_is_deterministic(tmp_path: Path) -> None:
+    out = str(tmp_path / "quickstart")
+    first = runner.invoke(app, ["quickstart", "--seed", "3", "--out", out]).stdout
+    second = runner.invoke(app, ["quickstart", "--seed", "3", "--out", out]).stdout
     # Only the timing line may differ between runs.
     strip = [line for line in first.splitlines() if " ms " not in line and "ms (" not in line]
     strip2 = [line for line in second.splitlines() if " ms " not in line and "ms (" not in line]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import doctest
 import importlib
 import pkgutil
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +20,10 @@ MODULES = sorted(
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_docstring_examples(name: str) -> None:
+def test_docstring_examples(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Examples that write files (tempfile.mkdtemp(), relative paths) write under tmp_path.
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.chdir(tmp_path)
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} doctest failure(s) in {name}"

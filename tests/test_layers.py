@@ -3,7 +3,7 @@
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
     errors → seeding, jsonl → schema → graphs → ein → structures → tasks → surface
-    → scoring → generate → dataset, evaluate, generator → report → cli
+    → scoring → generate → dataset, docs, evaluate, generator → report → cli
 
 Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge.
 Every import counts, including imports inside functions (lazy ones).
@@ -33,6 +33,7 @@ RANKS: dict[str, int] = {
     "scoring": 8,
     "generate": 9,
     "dataset": 10,
+    "docs": 10,
     "evaluate": 10,
     "generator": 10,
     "report": 11,

@@ -23,6 +23,17 @@ _LAZY = {
 }
 
 
+def __dir__() -> list[str]:
+    """The module's names plus the lazy public API, so ``dir(closurebench)`` lists it.
+
+    Example:
+        >>> import closurebench
+        >>> {"create_dataset", "score_answer", "load_instances"} <= set(dir(closurebench))
+        True
+    """
+    return sorted({*globals(), *_LAZY})
+
+
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib

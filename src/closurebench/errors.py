@@ -23,7 +23,11 @@ __all__ = [
     "Resample",
     "SamplingError",
     "VerificationError",
+    "shorten",
 ]
+
+#: Default cap, in characters, on a value (a program, a graph, a list) quoted in a message.
+MESSAGE_LIMIT = 400
 
 
 class ClosureBenchError(Exception):
@@ -52,3 +56,32 @@ class Resample(ClosureBenchError):
 
 class DatasetFileError(ClosureBenchError, ValueError):
     """A dataset or results file is missing or malformed (names the file, line, field, fix)."""
+
+
+def shorten(text: object, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` (``str()`` of any value) cut to at most about ``limit`` characters for a message.
+
+    A long text keeps its head and tail and says how much it left out, so an error about
+    a 300,000-character program or a 10,000-edge graph stays a readable line. Short texts
+    come back unchanged.
+
+    Args:
+        text: The text or value to quote.
+        limit: Most characters kept (head and tail together); at least 20.
+
+    Returns:
+        The text, or its head, ``" … [N characters omitted] … "`` and its tail.
+
+    Example:
+        >>> shorten("short")
+        'short'
+        >>> shorten("x" * 1000, 40)
+        'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx … [960 characters omitted] … xxxxxxxxxx'
+    """
+    s = text if isinstance(text, str) else str(text)
+    limit = max(int(limit), 20)
+    if len(s) <= limit:
+        return s
+    tail = limit // 4
+    head = limit - tail
+    return f"{s[:head]} … [{len(s) - limit} characters omitted] … {s[len(s) - tail :]}"

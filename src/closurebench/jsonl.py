@@ -21,6 +21,7 @@ Example:
     [(1, {'id': 1}), (2, None), (3, {'id': 3}), (4, None)]
     >>> [line.torn for line in scan(p)][-1]
     True
+    >>> import shutil; shutil.rmtree(p.parent)
 """
 
 from __future__ import annotations
@@ -117,8 +118,10 @@ def scan(path: str | Path) -> Iterator[Line]:
     p = Path(path)
     if not p.exists():
         return
+    offset = 0
     with p.open("rb") as fh:
         for lineno, raw in enumerate(fh, start=1):
+            start, offset = offset, offset + len(raw)
             if not raw.endswith(b"\n"):
                 yield Line(lineno, raw, None, torn=True, error="torn last line (no newline)")
                 continue
@@ -126,15 +129,37 @@ def scan(path: str | Path) -> Iterator[Line]:
                 yield Line(lineno, raw, None)
                 continue
             try:
-                obj = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
-                yield Line(lineno, raw, None, error=f"not valid JSON ({msg})")
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield Line(lineno, raw, None, error=_not_utf8(exc, start))
+                continue
+            try:
+                obj = json.loads(text.removeprefix("\ufeff") if lineno == 1 else text)
+            except json.JSONDecodeError as exc:
+                error = f"not valid JSON ({exc.msg} at column {exc.colno})"
+                yield Line(lineno, raw, None, error=error)
                 continue
             if not isinstance(obj, dict):
                 yield Line(lineno, raw, None, error=f"a JSON {type(obj).__name__}, not an object")
                 continue
             yield Line(lineno, raw, obj)
+
+
+def _not_utf8(exc: UnicodeDecodeError, line_start: int) -> str:
+    """Where a line stops being UTF-8: the bad byte, its file offset and its line column.
+
+    Example:
+        >>> try:
+        ...     b'{"q": "caf\\xe9"}'.decode("utf-8")
+        ... except UnicodeDecodeError as exc:
+        ...     print(_not_utf8(exc, 100))
+        not UTF-8: byte 0xe9 at byte offset 110 of the file (column 11 of the line)
+    """
+    bad = exc.object[exc.start : exc.start + 1].hex()
+    return (
+        f"not UTF-8: byte 0x{bad} at byte offset {line_start + exc.start} of the file "
+        f"(column {exc.start + 1} of the line)"
+    )
 
 
 def iter_objects(
@@ -158,8 +183,8 @@ def iter_objects(
             yield line.lineno, line.obj
         elif line.error and strict:
             raise DatasetFileError(
-                f"{p}:{line.lineno}: {line.error}; each line must be one JSON object "
-                f"(regenerate the {what}, or delete the damaged line)"
+                f"{p}:{line.lineno}: {line.error}; each line must be one UTF-8 JSON "
+                f"object (regenerate the {what}, or fix or delete that line)"
             )
 
 

@@ -62,7 +62,7 @@ C[i,k] = A[i,j] B[j,k]
 w[i] = A[i,j] ones(2)[j]
 t = A[i,j] B[i,j]
 """
-    result = run(src)
+    result = run(src, keep={"C", "w", "s"})
     assert result.env["C"].tolist() == [[1, 0], [0, 1]]
     assert result.env["w"].tolist() == [1, 1]
     assert float(result.env["t"]) == 2.0

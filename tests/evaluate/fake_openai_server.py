@@ -23,6 +23,14 @@ Steps:
     * :class:`Slow` - sleep, then send another step (for client timeouts).
     * :class:`Status` - an HTTP error (500, 429 with ``Retry-After``, 401, 404, ...).
     * a callable ``(request_json) -> step`` - computed per request.
+
+Failure scenarios (issue 10's tests, ``test_eval_reliability.py``):
+    * unknown model: ``FakeOpenAIServer(strict_models=True)`` answers 404 ("The model
+      `x` does not exist.") for a model not in ``served_models``, like vLLM;
+    * bad key: ``FakeOpenAIServer(api_key="k")`` answers 401 without ``Bearer k``;
+    * a dead server: ``script(default=Status(500))`` fails every request;
+    * a hostile wait: ``Status(429, retry_after=100000)`` (or 503) sends
+      ``Retry-After: 100000``.
 """
 
 from __future__ import annotations

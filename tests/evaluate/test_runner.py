@@ -132,12 +132,12 @@ def test_end_to_end_over_http(fake_openai: Any, closure_data: Any, tmp_path: Pat
         "correct": "strict_correct",
         "wrong": "wrong",
         "format": "format_error",
-        "malformed": "no_answer",
+        "malformed": "error",
         "slow": "strict_correct",
         "500once": "strict_correct",
         "429once": "strict_correct",
         "timeout1": "strict_correct",
-        "dead": "no_answer",
+        "dead": "error",
     }
     for rid, kind in plan.items():
         res = results[rid]
@@ -160,22 +160,33 @@ def test_end_to_end_over_http(fake_openai: Any, closure_data: Any, tmp_path: Pat
     counts = Counter(expected[k] for k in plan.values())
     assert summary["outcomes"] == {**dict.fromkeys(summary["outcomes"], 0), **counts}
     n_ok = counts["strict_correct"]
-    assert summary["strict_accuracy"] == pytest.approx(n_ok / len(records))
     answered = sum(1 for k in plan.values() if k not in {"malformed", "dead"})
+    # failed requests are not model results: accuracy is over the answered instances
+    assert summary["strict_accuracy"] == pytest.approx(n_ok / answered)
     assert summary["counts"] == {
         "total": len(records),
         "answered": answered,
         "errors": len(records) - answered,
+        "selected": len(records),
     }
+    assert summary["complete"] is False and summary["aborted"] is None
     assert summary["tokens"]["completion_total"] == 5 * answered
     assert summary["tokens"]["per_correct_strict"] == pytest.approx(5 * answered / n_ok)
     assert summary["latency_s"]["p90"] >= summary["latency_s"]["mean"] > 0
 
-    # a re-run of the same directory resumes: nothing left to do, no request
+    # a re-run of the same directory resumes: only the errored instances run again
     before = len(fake_openai.chat_requests)
     provider2 = make_provider("openai", base_url=fake_openai.base_url)
     stats2 = asyncio.run(run_eval(records, provider2, "direct", settings, out, opts))
-    assert stats2.evaluated == 0 and stats2.skipped == len(records)
+    errored = len(records) - answered
+    assert stats2.evaluated == errored and stats2.skipped == answered
+    assert len(fake_openai.chat_requests) > before
+    # with --keep-errors nothing is left to do and no request is sent
+    before = len(fake_openai.chat_requests)
+    keep = RunOptions(concurrency=6, retries=0, progress=False, keep_errors=True)
+    provider3 = make_provider("openai", base_url=fake_openai.base_url)
+    stats3 = asyncio.run(run_eval(records, provider3, "direct", settings, out, keep))
+    assert stats3.evaluated == 0 and stats3.skipped == len(records)
     assert len(fake_openai.chat_requests) == before
 
 
@@ -221,7 +232,7 @@ def test_cache_makes_rerun_free(fake_openai: Any, closure_data: Any, tmp_path: P
 
 
 def test_other_settings_refuse_the_run_dir(tmp_path: Path) -> None:
-    from closurebench.evaluate.records import ResultsFileError
+    from closurebench.evaluate.rundir import RunDirError
 
     recs = [closure_instance("a", "q")]
     provider = ScriptedProvider(['{"answer": 1}'])
@@ -235,7 +246,7 @@ def test_other_settings_refuse_the_run_dir(tmp_path: Path) -> None:
             RunOptions(progress=False),
         )
     )
-    with pytest.raises(ResultsFileError, match="new --out"):
+    with pytest.raises(RunDirError, match=r"mode 'direct' -> 'cot'.*--force-new"):
         asyncio.run(
             run_eval(
                 recs,
@@ -272,7 +283,9 @@ def test_backoff_is_exponential_seeded_and_respects_retry_after() -> None:
     d = [backoff_delay(a, base_s=1, max_s=8, rng=random.Random(0)) for a in range(6)]
     assert 0.5 <= d[0] <= 1 and 1 <= d[1] <= 2 and 4 <= d[5] <= 8
     assert d == [backoff_delay(a, base_s=1, max_s=8, rng=random.Random(0)) for a in range(6)]
-    assert backoff_delay(0, base_s=1, max_s=8, rng=random.Random(0), retry_after=30) == 30
+    assert backoff_delay(0, base_s=1, max_s=60, rng=random.Random(0), retry_after=30) == 30
+    # a Retry-After beyond the maximum is cut to it
+    assert backoff_delay(0, base_s=1, max_s=8, rng=random.Random(0), retry_after=30) == 8
 
 
 def test_progress_bar_shows_the_final_count(

@@ -52,8 +52,11 @@ def test_summarize_streams_one_pass() -> None:
     ]  # fmt: skip
     assert summarize(iter(rows)) == summarize(rows)
     s = summarize(iter(rows))
+    # the old-style failed record ("no_answer" with an error) is an error, not a model result
     assert s["counts"] == {"total": 2, "answered": 1, "errors": 1}
-    assert s["tokens"]["completion_mean"] == 2.0 and s["tokens"]["per_correct_strict"] == 4.0
+    assert s["outcomes"]["error"] == 1 and s["outcomes"]["no_answer"] == 0
+    assert s["strict_accuracy"] == 1.0 and s["complete"] is False
+    assert s["tokens"]["completion_mean"] == 4.0 and s["tokens"]["per_correct_strict"] == 4.0
     assert s["latency_s"] == {"mean": 1.0, "p90": 1.0} and s["suites"] == ["closure"]
 
 
@@ -81,7 +84,7 @@ def test_cache_keeps_an_index_and_reads_hits_from_disk(tmp_path: Path) -> None:
     assert memory_only.get("m") is comps["k0"] and len(memory_only) == 1
 
 
-def test_retry_errors_reruns_only_failed_instances(tmp_path: Path) -> None:
+def test_resume_reruns_only_failed_instances_unless_kept(tmp_path: Path) -> None:
     records = [closure_instance(f"r{k}", f"q{k}", k) for k in range(6)]
     settings = GenerationSettings(model="m")
 
@@ -99,16 +102,17 @@ def test_retry_errors_reruns_only_failed_instances(tmp_path: Path) -> None:
         run_eval(records, ScriptedProvider(flaky), "direct", settings, tmp_path, opts)
     )
     assert first.failures == 2 and first.summary["counts"]["errors"] == 2
-    plain = asyncio.run(
-        run_eval(records, ScriptedProvider(fixed), "direct", settings, tmp_path, opts)
+    assert first.summary["complete"] is False
+    keep = RunOptions(progress=False, retries=0, keep_errors=True)
+    kept = asyncio.run(
+        run_eval(records, ScriptedProvider(fixed), "direct", settings, tmp_path, keep)
     )
-    assert plain.evaluated == 0  # a plain resume keeps failed results
-    retry = RunOptions(progress=False, retries=0, retry_errors=True)
+    assert kept.evaluated == 0  # --keep-errors: a resume keeps the failed results
     second = asyncio.run(
-        run_eval(records, ScriptedProvider(fixed), "direct", settings, tmp_path, retry)
+        run_eval(records, ScriptedProvider(fixed), "direct", settings, tmp_path, opts)
     )
     assert second.evaluated == 2 and second.skipped == 4
     ids = [r["id"] for r in iter_results(tmp_path / "results.jsonl")]
     assert sorted(ids) == [f"r{k}" for k in range(6)] and len(ids) == 6
-    assert second.summary["counts"]["errors"] == 0
+    assert second.summary["counts"]["errors"] == 0 and second.summary["complete"] is True
     assert second.summary["strict_correct"] == 6

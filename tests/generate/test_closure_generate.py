@@ -113,7 +113,10 @@ def test_files_are_byte_identical_across_processes(tmp_path: Path) -> None:
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
         subprocess.run([sys.executable, "-c", _SNIPPET, str(out)], env=env, check=True)
         digests.append(
-            ((out / "closure-train.jsonl").read_bytes(), (out / "manifest.json").read_text())
+            (
+                (out / "closure-train.jsonl").read_bytes(),
+                (out / "closure-train.manifest.json").read_text(),
+            )
         )
     assert digests[0] == digests[1]
     manifest = json.loads(digests[0][1])
@@ -234,15 +237,19 @@ def test_cli_workers_write_identical_files(tmp_path: Path) -> None:
     for name, workers in (("one", "1"), ("two", "2")):
         res = runner.invoke(app, [*base, "--out", str(tmp_path / name), "--workers", workers])
         assert res.exit_code == 0, res.output
-    for file in ("closure-heldout.jsonl", "manifest.json"):
+    for file in ("closure-heldout.jsonl", "closure-heldout.manifest.json"):
         assert (tmp_path / "one" / file).read_bytes() == (tmp_path / "two" / file).read_bytes()
 
 
-def test_worker_errors_reach_the_caller_unchanged() -> None:
-    from closurebench.errors import SamplingError
+def test_worker_errors_reach_the_caller_unchanged(monkeypatch: pytest.MonkeyPatch) -> None:
+    from closurebench.errors import Resample, SamplingError
+    from closurebench.tasks.closure import CLOSURE_TASKS
 
-    config = ClosureConfig(
-        categories=("negative_reach",), density_min=1.0, density_max=1.0, count=4, workers=2
-    )
+    def never(*_args: object, **_kwargs: object) -> None:
+        raise Resample("the test makes every draw ill-posed")
+
+    # Workers are forked, so they inherit the patched sampler.
+    monkeypatch.setattr(type(CLOSURE_TASKS["negative_reach"]), "sample", never)
+    config = ClosureConfig(categories=("negative_reach",), count=4, workers=2)
     with pytest.raises(SamplingError, match=r"negative_reach #0: no well-posed instance"):
         generate_records(config)

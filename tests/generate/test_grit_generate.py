@@ -168,7 +168,7 @@ def test_files_are_byte_identical_across_runs_processes_and_workers(tmp_path: Pa
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run([sys.executable, "-c", code], check=True, env=env, timeout=120)
     assert (tmp_path / "d" / "grit-test.jsonl").read_bytes() == p1.read_bytes()
-    assert (tmp_path / "d" / "manifest.json").read_bytes() == m1.read_bytes()
+    assert (tmp_path / "d" / "grit-test.manifest.json").read_bytes() == m1.read_bytes()
 
 
 def test_config_errors_name_the_value_and_choices() -> None:
@@ -190,7 +190,7 @@ def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     lines = (tmp_path / "grit-ood.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 16
-    man = json.loads((tmp_path / "manifest.json").read_text())
+    man = json.loads((tmp_path / "grit-ood.manifest.json").read_text())
     assert man["files"]["grit-ood.jsonl"]["sha256"] == _sha(tmp_path / "grit-ood.jsonl")
     for args, needle in [
         (["--split", "nope"], "'nope'"),
@@ -199,3 +199,71 @@ def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
     ]:
         res = runner.invoke(app, ["grit", "--out", str(tmp_path / "x"), *args])
         assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output
+
+
+def _time_out_first_solves(monkeypatch: pytest.MonkeyPatch, task: str, times: int) -> list[float]:
+    """Make ``task``'s first ``times`` solves raise SolverTimeout; returns the limits seen."""
+    from closurebench.graphs.exact.errors import SolverTimeout
+
+    cls = type(GRIT_TASKS[task])
+    real = cls.solve
+    limits: list[float] = []
+
+    def solve(self, s, *, time_limit=60.0):  # type: ignore[no-untyped-def]
+        limits.append(time_limit)
+        if len(limits) <= times:
+            raise SolverTimeout(task, time_limit, "forced by the test")
+        return real(self, s, time_limit=time_limit)
+
+    monkeypatch.setattr(cls, "solve", solve)
+    return limits
+
+
+def test_time_limit_reaches_the_solver_and_timeouts_are_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limits = _time_out_first_solves(monkeypatch, "tsp", 2)
+    statuses: list[str] = []
+    cfg = GritConfig(split="test", seed=3, count=1, tasks=("tsp",), n_max=10, time_limit=7.5)
+    _, man_path, results = write_split(cfg, tmp_path, status=statuses.append)
+    assert set(limits) == {7.5}
+    assert (results[0].attempts, results[0].timeouts) == (3, 2)
+    man = json.loads(man_path.read_text())
+    assert man["arguments"]["time_limit"] == 7.5
+    assert man["resamples"] == {"draws": 2, "timeouts": 2, "graphs_with_timeouts": 1}
+    # The live status names the graph, the attempt, the step and the timeouts so far.
+    assert "grit-test-00000 tsp n=10: attempt 1, sampling" in statuses
+    assert "grit-test-00000 tsp n=10: attempt 3, solving; 2 timeouts" in statuses
+    assert statuses[-1].endswith("rendering and certifying 8 views")
+
+
+def test_cli_time_limit_option_and_timeout_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _time_out_first_solves(monkeypatch, "bfs", 1)
+    res = CliRunner().invoke(
+        app,
+        ["grit", "--out", str(tmp_path), "--count", "1", "--tasks", "bfs", "--n-max", "10",
+         "--time-limit", "2.5"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "resampled after a solver passed --time-limit 2.5 s" in res.output
+    man = json.loads((tmp_path / "grit-test.manifest.json").read_text())
+    assert man["arguments"]["time_limit"] == 2.5 and man["resamples"]["timeouts"] == 1
+    for bad in ("0", "-1"):
+        res = CliRunner().invoke(app, ["grit", "--out", str(tmp_path), "--time-limit", bad])
+        assert res.exit_code == 2 and "time_limit" in res.output and "Traceback" not in res.output
+
+
+def test_cli_n_min_above_the_splits_range_says_to_pass_n_max(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["grit", "--out", str(tmp_path), "--n-min", "150"])
+    assert res.exit_code == 2
+    assert "150..40" in res.output and "pass --n-max too" in res.output
+
+
+def test_default_manifest_records_no_timeouts(tmp_path: Path) -> None:
+    cfg = GritConfig(split="test", seed=0, count=2, tasks=("bfs",), n_max=10)
+    _, man_path, _ = write_split(cfg, tmp_path)
+    man = json.loads(man_path.read_text())
+    assert man["resamples"]["timeouts"] == 0
+    assert man["arguments"]["time_limit"] == 60.0

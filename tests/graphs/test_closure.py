@@ -154,3 +154,30 @@ def test_graph_objects_are_accepted() -> None:
     # An undirected edge is a 2-cycle, so every non-isolated node lies on a cycle.
     assert closure.tc(undirected).diagonal().tolist() == [True, True, True, False]
     assert closure.has_path(undirected, 2, 0)
+
+
+def test_tc_tick_is_called_and_can_interrupt() -> None:
+    """``tick`` runs during long closures, and an exception from it stops the closure."""
+    import numpy as np
+    import pytest
+
+    from closurebench.graphs.closure import TICK_EVERY, tc
+
+    n = 4 * TICK_EVERY
+    dag = np.triu(np.ones((n, n), dtype=bool), 1)
+    calls: list[int] = []
+    out = tc(dag, tick=lambda: calls.append(1))
+    assert out.tolist() == dag.tolist() and len(calls) >= n // TICK_EVERY
+
+    class Stop(Exception):
+        pass
+
+    def stop_on_third() -> None:
+        calls.append(1)
+        if len(calls) == 3:
+            raise Stop
+
+    calls.clear()
+    with pytest.raises(Stop):
+        tc(dag, tick=stop_on_third)
+    assert len(calls) == 3

@@ -80,3 +80,38 @@ def test_never_raises(text: str) -> None:
     for grit in (False, True):
         assert extract_answer(text, grit=grit).status in {"ok", "format_error", "no_answer"}
     assert parse_block(text).status in {"ok", "format_error"}
+
+
+_BIG = "7" * 5001  # past Python's 4,300-digit int-from-string limit
+
+
+@pytest.mark.parametrize(
+    ("text", "grit"),
+    [
+        (_BIG, False),
+        (_BIG, True),
+        ('{"answer": ' + _BIG + "}", False),
+        ('So: {"answer": ' + _BIG + "}", False),
+        ('So: {"answer": [1, ' + _BIG + "]}", True),
+        (f"<answer>{_BIG}</answer>", True),
+        (f"<answer>[{_BIG}, 2]</answer>", True),
+        ("\\boxed{" + _BIG + "}", True),
+        ('{"answer": NaN}', False),
+        ('So: {"answer": Infinity}', False),
+        ('{"answer": 1e999}', False),
+        ("<answer>-1e999</answer>", True),
+        ("<answer>NaN</answer>", True),
+    ],
+)
+def test_numbers_no_file_can_hold_are_format_errors(text: str, grit: bool) -> None:
+    got = extract_answer(text, grit=grit)
+    assert (got.status, got.value) == ("format_error", None)
+
+
+def test_long_but_holdable_numbers_and_constant_like_names_still_parse() -> None:
+    digits = "9" * 4300
+    assert extract_answer(f"<answer>{digits}</answer>", grit=True).value == int(digits)
+    assert extract_answer('{"answer": ' + digits + "}").value == int(digits)
+    got = extract_answer("<answer>NaN Court, Infinity Lane</answer>", grit=True)
+    assert got.value == ["NaN Court", "Infinity Lane"]
+    assert extract_answer("<answer>Infinity Lane</answer>", grit=True).value == "Infinity Lane"

@@ -58,7 +58,7 @@ def tiny_models(
     prompts = [mode.messages(r) for r in boolean_records]
     texts = [m["content"] for ms in prompts for m in ms]
     fitted = build_tiny_chat_model(
-        tmp_path_factory.mktemp("fitted"), texts, reply=REPLY, prompts=prompts, steps=200
+        tmp_path_factory.mktemp("fitted"), texts, reply=REPLY, prompts=prompts
     )
     raw = build_tiny_chat_model(tmp_path_factory.mktemp("raw"), texts)
     return {"fitted": fitted, "raw": raw}

@@ -2,10 +2,12 @@
 
 :func:`build_tiny_chat_model` trains a byte-level BPE tokenizer on the given texts,
 gives it a chat template, creates a 2-layer Llama-architecture causal LM with a few
-thousand parameters per layer, and (when ``reply`` is given) fits it for a few
-seconds on CPU so that greedy decoding answers every prompt with ``reply``. Both are
-saved with ``save_pretrained`` into a directory that ``from_pretrained`` (and so the
-transformers provider) loads like any Hub model.
+thousand parameters per layer, and (when ``reply`` is given) fits it on CPU until greedy
+decoding answers every prompt with ``reply`` — checked exactly, not hoped for: with the
+reply fed in, the most likely next token is the reply's own at every position (~30 steps,
+under a second; a fixed 200 steps took ~20 s on a loaded machine). Both are saved with
+``save_pretrained`` into a directory that ``from_pretrained`` (and so the transformers
+provider) loads like any Hub model.
 
 Needs the ``train`` extra (torch, transformers); import it only after
 ``pytest.importorskip``.
@@ -49,13 +51,32 @@ def build_tokenizer(texts: Sequence[str], vocab_size: int = 400):
     return fast
 
 
+def _greedy_gives(model, batch: Sequence[tuple[list[int], list[int]]]) -> bool:
+    """Greedy decoding of every prompt yields its target (and then stops at its end).
+
+    With the target fed in after the prompt, the argmax at each position must be the
+    target's next token: exactly what greedy decoding would emit, one token at a time.
+    """
+    import torch
+
+    model.eval()
+    with torch.no_grad():
+        for prompt_ids, target_ids in batch:
+            logits = model(input_ids=torch.tensor([prompt_ids + target_ids])).logits[0]
+            predicted = logits[len(prompt_ids) - 1 : -1].argmax(-1).tolist()
+            if predicted != list(target_ids):
+                return False
+    return True
+
+
 def build_tiny_chat_model(
     out_dir: str | Path,
     texts: Sequence[str],
     *,
     reply: str | None = None,
     prompts: Sequence[list[dict[str, str]]] = (),
-    steps: int = 60,
+    max_steps: int = 300,
+    check_every: int = 10,
     seed: int = 0,
 ) -> Path:
     """Build, optionally fit, and save a tiny chat model; return its directory.
@@ -65,11 +86,16 @@ def build_tiny_chat_model(
         texts: Texts to train the tokenizer on (prompts and replies).
         reply: When set, fit the model to answer every prompt in ``prompts`` with it.
         prompts: Chat messages to fit on (without the assistant turn).
-        steps: Optimiser steps of the fit.
+        max_steps: Most optimiser steps of the fit (one prompt per step, in turn).
+        check_every: Steps between checks that greedy decoding gives ``reply`` for every
+            prompt; the fit stops at the first check that passes.
         seed: Torch seed (weights and batch order).
 
     Returns:
         ``out_dir`` as a Path.
+
+    Raises:
+        RuntimeError: the model did not learn ``reply`` within ``max_steps``.
     """
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -100,8 +126,9 @@ def build_tiny_chat_model(
             )["input_ids"]
             batch.append((list(ids), list(target)))
         opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-        model.train()
-        for step in range(steps):
+        learned = False
+        for step in range(max_steps):
+            model.train()
             prompt_ids, target_ids = batch[step % len(batch)]
             ids = torch.tensor([prompt_ids + target_ids])
             labels = torch.tensor([[-100] * len(prompt_ids) + target_ids])
@@ -109,7 +136,15 @@ def build_tiny_chat_model(
             opt.zero_grad()
             loss.backward()
             opt.step()
-        model.eval()
+            if (step + 1) % check_every == 0 and _greedy_gives(model, batch):
+                learned = True
+                break
+        if not learned:
+            raise RuntimeError(
+                f"the tiny model did not learn to answer {reply!r} in {max_steps} steps; "
+                "raise max_steps"
+            )
+    model.eval()
     model.generation_config.pad_token_id = tokenizer.pad_token_id
     model.generation_config.eos_token_id = tokenizer.eos_token_id
     tokenizer.save_pretrained(out)

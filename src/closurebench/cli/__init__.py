@@ -5,17 +5,59 @@ registered here in one table (:data:`COMMANDS`), so adding a command touches its
 module and one line. Subcommand modules are imported only when their command runs
 (or when ``--help`` lists them), so ``closurebench ein run`` does not pay for
 importing the generators, the harness and matplotlib.
+
+Errors: one handler for every command (:meth:`_LazyGroup.invoke`) turns a
+:class:`~closurebench.errors.ClosureBenchError`, an :class:`OSError` (a path that
+cannot be written, a full disk), an unexpected exception or Ctrl-C into one line on
+stderr, ``error: ...``, and the exit code of :data:`EXIT_CODES`. The traceback is
+printed only with the root option ``--debug`` (or ``CLOSUREBENCH_DEBUG=1``)::
+
+    closurebench --debug eval DATA.jsonl --model m --out RUN
+
+==== ======================================================================
+code meaning
+==== ======================================================================
+0    success
+1    a closurebench error: bad input, configuration, dataset, generation
+2    usage: an unknown command or option, a bad option value (typer/click)
+3    infrastructure: the model server or provider failed; eval stopped early
+4    eval finished, but some instances ended in error (rerun to retry them)
+5    operating-system error: a path cannot be read or written, disk full
+70   internal error (a bug): rerun with ``--debug`` and report the traceback
+130  interrupted (Ctrl-C): run the same command again to resume
+==== ======================================================================
 """
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
+import sys
+import traceback
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 from closurebench import __version__
+from closurebench.errors import ClosureBenchError, shorten
+
+__all__ = [
+    "COMMANDS",
+    "EXIT_BUG",
+    "EXIT_CODES",
+    "EXIT_ERROR",
+    "EXIT_INCOMPLETE",
+    "EXIT_INFRASTRUCTURE",
+    "EXIT_INTERRUPTED",
+    "EXIT_OS",
+    "EXIT_USAGE",
+    "app",
+    "error_line",
+    "exit_code_for",
+    "main",
+]
 
 # The one table of subcommands: name -> "module:attribute" (a Typer app or a function).
 COMMANDS: dict[str, str] = {
@@ -26,7 +68,142 @@ COMMANDS: dict[str, str] = {
     "ein": "closurebench.cli.ein:app",
     "generate": "closurebench.cli.generate:app",
     "schema": "closurebench.cli.schema:schema_cmd",
+    "categories": "closurebench.cli.categories:categories_cmd",
 }
+
+#: A closurebench error: bad input, configuration, dataset or generation failure.
+EXIT_ERROR = 1
+#: A usage error reported by typer/click (unknown command or option, bad value).
+EXIT_USAGE = 2
+#: The model server or provider failed (eval stopped early).
+EXIT_INFRASTRUCTURE = 3
+#: An eval run finished with some instances in error (the eval command sets it).
+EXIT_INCOMPLETE = 4
+#: An operating-system error: a path cannot be read or written, the disk is full.
+EXIT_OS = 5
+#: An unexpected exception: a bug in closurebench.
+EXIT_BUG = 70
+#: Interrupted by Ctrl-C (128 + SIGINT, the shell's convention).
+EXIT_INTERRUPTED = 130
+
+#: Exit code -> meaning, the table the module docstring prints.
+EXIT_CODES: dict[int, str] = {
+    0: "success",
+    EXIT_ERROR: "a closurebench error: bad input, configuration, dataset, generation",
+    EXIT_USAGE: "usage: an unknown command or option, a bad option value",
+    EXIT_INFRASTRUCTURE: "infrastructure: the model server or provider failed",
+    EXIT_INCOMPLETE: "eval finished, but some instances ended in error",
+    EXIT_OS: "operating-system error: a path cannot be read or written, disk full",
+    EXIT_BUG: "internal error (a bug): rerun with --debug and report the traceback",
+    EXIT_INTERRUPTED: "interrupted: run the same command again to resume",
+}
+
+#: The line printed on Ctrl-C.
+INTERRUPTED_LINE = "interrupted — run the same command to resume"
+
+# Infrastructure errors, by "module:class"; looked up only in modules already imported
+# (an exception of a class whose module was never loaded cannot have been raised), so
+# this table costs the CLI's start-up nothing.
+_INFRASTRUCTURE = (
+    "closurebench.evaluate.providers.base:ProviderError",
+    "closurebench.evaluate.breaker:RunAborted",
+)
+
+# Hints appended to an OSError's line, by errno.
+_OS_HINTS: dict[int, str] = {
+    errno.ENOSPC: "free some disk space and run the same command again (finished work is kept)",
+    errno.EDQUOT: "free some disk quota and run the same command again (finished work is kept)",
+    errno.EACCES: "check the permissions or choose another path",
+    errno.EPERM: "check the permissions or choose another path",
+    errno.EROFS: "the file system is read-only; choose another path",
+    errno.ENOENT: "check that the path exists, or choose another one",
+    errno.ENOTDIR: "a part of the path is a file, not a folder; choose another path",
+    errno.EISDIR: "the path is a folder; pass a file",
+    errno.EEXIST: "the path already exists; choose another one",
+    errno.ENAMETOOLONG: "choose a shorter path",
+}
+
+
+def _loaded_class(spec: str) -> type | None:
+    module, name = spec.split(":")
+    found = getattr(sys.modules.get(module), name, None)
+    return found if isinstance(found, type) else None
+
+
+def _is_infrastructure(exc: BaseException) -> bool:
+    return any(
+        cls is not None and isinstance(exc, cls) for cls in map(_loaded_class, _INFRASTRUCTURE)
+    )
+
+
+def exit_code_for(exc: BaseException) -> int:
+    """The exit code (:data:`EXIT_CODES`) for an exception that ended a command.
+
+    Example:
+        >>> from closurebench.errors import ConfigError
+        >>> exit_code_for(ConfigError("x")), exit_code_for(OSError(28, "No space left"))
+        (1, 5)
+        >>> exit_code_for(KeyboardInterrupt()), exit_code_for(ZeroDivisionError())
+        (130, 70)
+    """
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED
+    if _is_infrastructure(exc):
+        return EXIT_INFRASTRUCTURE
+    if isinstance(exc, ClosureBenchError):
+        return EXIT_ERROR
+    if isinstance(exc, OSError):
+        return EXIT_OS
+    return EXIT_BUG
+
+
+def _one_line(text: str) -> str:
+    return " ".join(part.strip() for part in text.splitlines() if part.strip())
+
+
+def _os_line(exc: OSError) -> str:
+    what = exc.strerror or str(exc) or type(exc).__name__
+    where = " and ".join(
+        repr(os.fsdecode(f)) for f in (exc.filename, exc.filename2) if f is not None
+    )
+    line = f"{what}: {where}" if where else what
+    hint = _OS_HINTS.get(exc.errno) if exc.errno is not None else None
+    if exc.errno == errno.EEXIST and exc.filename is not None and os.path.isfile(exc.filename):
+        hint = "it is a file, and a folder is needed there; choose another path"
+    return f"{line}; {hint}" if hint else line
+
+
+def error_line(exc: BaseException) -> str:
+    """The one line (without ``error: ``) that describes ``exc`` to a user.
+
+    Multi-line messages are joined, and the line is cut to a readable length.
+
+    Example:
+        >>> error_line(OSError(28, "No space left on device", "/data/run/results.jsonl"))
+        "No space left on device: '/data/run/results.jsonl'; free some disk space and run the same command again (finished work is kept)"
+        >>> from closurebench.errors import DatasetFileError
+        >>> error_line(DatasetFileError("data.jsonl:3: field 'id' is missing\\nadd it"))
+        "data.jsonl:3: field 'id' is missing add it"
+        >>> error_line(KeyError("x"))
+        "internal error (a bug): KeyError: 'x'; rerun with --debug and report the traceback"
+    """  # noqa: E501
+    if isinstance(exc, KeyboardInterrupt):
+        return INTERRUPTED_LINE
+    if isinstance(exc, OSError) and not isinstance(exc, ClosureBenchError):
+        return shorten(_one_line(_os_line(exc)), 2000)
+    message = _one_line(str(exc)) or type(exc).__name__
+    if not isinstance(exc, ClosureBenchError):
+        message = (
+            f"internal error (a bug): {type(exc).__name__}: {message}; "
+            "rerun with --debug and report the traceback"
+        )
+    return shorten(message, 2000)
+
+
+def _debug_on(ctx: typer.Context) -> bool:
+    if ctx.params.get("debug"):
+        return True
+    return os.environ.get("CLOSUREBENCH_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _load(name: str) -> Any:
@@ -43,7 +220,7 @@ def _load(name: str) -> Any:
 
 
 class _LazyGroup(TyperGroup):
-    """A Typer group whose subcommands are imported on first use."""
+    """A Typer group whose subcommands are imported on first use; the one error handler."""
 
     def list_commands(self, ctx: Any) -> list[str]:
         return list(COMMANDS)
@@ -53,11 +230,54 @@ class _LazyGroup(TyperGroup):
             return None
         return _load(cmd_name)
 
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; a failure becomes one ``error:`` line and its exit code."""
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException):
+            raise  # typer's own exits and usage errors (exit code 2) keep their handling
+        except BrokenPipeError:
+            raise  # typer quiets a closed pipe (``closurebench ... | head``) itself
+        except KeyboardInterrupt:
+            if _debug_on(ctx):
+                traceback.print_exc()
+            typer.echo(INTERRUPTED_LINE, err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Exception as exc:
+            if _debug_on(ctx):
+                traceback.print_exc()
+            typer.echo(f"error: {error_line(exc)}", err=True)
+            raise typer.Exit(exit_code_for(exc)) from None
+
+
+def _hide_flag_types() -> None:
+    """Show flags in help without a value type (typer's rich help prints ``--help <bool>``).
+
+    A flag takes no value, so its type column stays empty; options that take a value
+    keep theirs. Applied once, to typer's option class, so every command's help agrees.
+    """
+    original = TyperOption.display_type_rich
+    if getattr(original, "_closurebench_flags", False):
+        return
+
+    def display_type_rich(self: TyperOption, ctx: Any) -> str | None:
+        if self.is_flag or self.count:
+            return None
+        return original(self, ctx)
+
+    display_type_rich._closurebench_flags = True  # type: ignore[attr-defined]
+    setattr(TyperOption, "display_type_rich", display_type_rich)  # noqa: B010
+
+
+_hide_flag_types()
 
 app = typer.Typer(
     name="closurebench",
     cls=_LazyGroup,
     help="Graph-reasoning benchmarks with proven answers (ClosureBench, GRIT) and Ein.",
+    epilog="Exit codes: 0 success; 1 a closurebench error (bad input, configuration, "
+    "dataset); 2 usage; 3 the model server failed; 4 eval finished with instances in error; "
+    "5 an operating-system error (a path, a full disk); 70 a bug; 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -78,6 +298,12 @@ def _root(
         callback=_version_callback,
         is_eager=True,
         help="Print the version and exit.",
+    ),
+    debug: bool = typer.Option(
+        False,
+        "--debug",
+        envvar="CLOSUREBENCH_DEBUG",
+        help="On an error, print the full traceback too (also CLOSUREBENCH_DEBUG=1).",
     ),
 ) -> None:
     """closurebench command-line tool."""

@@ -1,9 +1,13 @@
 """``closurebench ein`` subcommands: run, check and describe Ein programs.
 
-* ``closurebench ein run FILE [--json]`` prints ``Name = value`` for every
-  ``:print`` (or, when nothing is printed, for the last assignment); with
-  ``--json`` it prints only the final value as JSON (a number, a list, or a list
-  of lists; integral values as integers).
+* ``closurebench ein run FILE [--json] [--max-live-bytes SIZE] [--max-seconds S]``
+  prints ``Name = value`` for every ``:print`` (or, when nothing is printed, for
+  the last assignment); with ``--json`` it prints only the final value as JSON (a
+  number, a list, or a list of lists; integral values as integers). The run is
+  bounded by a live-tensor budget (default 512 MiB; ``SIZE`` in bytes or with a
+  ``K``/``M``/``G`` suffix, binary) and a deadline (default 10 s), the
+  :class:`~closurebench.ein.limits.Limits` fields ``max_live_bytes`` and
+  ``max_seconds``.
 * ``closurebench ein check FILE`` parses and shape-checks without running.
 * ``closurebench ein card`` prints the syntax card used in prompts.
 
@@ -13,12 +17,24 @@ Errors go to stderr with the line, column and a caret; the exit code is 1.
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from closurebench.ein import EinError, check, format_value, run, syntax_card, to_json_value
+from closurebench.ein import (
+    DEFAULT_LIMITS,
+    EinError,
+    Limits,
+    check,
+    format_value,
+    run,
+    syntax_card,
+    to_json_value,
+)
+from closurebench.errors import ConfigError
 
 app = typer.Typer(help="Run and check Ein programs.", no_args_is_help=True)
 
@@ -31,15 +47,72 @@ def _read(file: Path) -> str:
         raise typer.Exit(1) from None
 
 
+_SIZE = re.compile(r"\s*(\d+)\s*([KMG]i?B?|B)?\s*", re.IGNORECASE)
+_UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30}
+
+
+def parse_size(text: str) -> int:
+    """Bytes from ``text``: an integer, optionally with a binary ``K``/``M``/``G`` suffix.
+
+    Example:
+        >>> parse_size("1024"), parse_size("512M"), parse_size("2GiB"), parse_size("64kb")
+        (1024, 536870912, 2147483648, 65536)
+        >>> parse_size("lots")
+        Traceback (most recent call last):
+        ...
+        closurebench.errors.ConfigError: --max-live-bytes 'lots' is not a size; pass bytes \
+such as 536870912 or 512M
+    """
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise ConfigError(
+            f"--max-live-bytes {text!r} is not a size; pass bytes such as 536870912 or 512M"
+        )
+    unit = (m.group(2) or "").upper()[:1]
+    return int(m.group(1)) * _UNITS[unit]
+
+
+def _limits(max_live_bytes: str | None, max_seconds: float | None) -> Limits:
+    try:
+        changes: dict[str, object] = {}
+        if max_live_bytes is not None:
+            changes["max_live_bytes"] = parse_size(max_live_bytes)
+        if max_seconds is not None:
+            changes["max_seconds"] = max_seconds
+        return replace(DEFAULT_LIMITS, **changes)  # type: ignore[arg-type]
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
 @app.command("run")
 def run_cmd(
     file: Annotated[Path, typer.Argument(help="The .ein program to run.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the final value as JSON.")] = False,
+    max_live_bytes: Annotated[
+        str | None,
+        typer.Option(
+            "--max-live-bytes",
+            metavar="SIZE",
+            help="Budget for all tensors alive at once, e.g. 1G or 268435456 "
+            f"(default {DEFAULT_LIMITS.max_live_bytes // 2**20}M).",
+            show_default=False,
+        ),
+    ] = None,
+    max_seconds: Annotated[
+        float | None,
+        typer.Option(
+            "--max-seconds",
+            metavar="S",
+            help=f"Deadline of the run in seconds (default {DEFAULT_LIMITS.max_seconds:g}).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run an Ein program and print each `:print` as `Name = value`."""
+    limits = _limits(max_live_bytes, max_seconds)
     source = _read(file)
     try:
-        result = run(source)
+        result = run(source, limits=limits)
     except EinError as err:
         typer.echo(f"{file}: {err}", err=True)
         raise typer.Exit(1) from None

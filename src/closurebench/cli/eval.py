@@ -7,12 +7,32 @@
         [--device cuda:0]
         [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4] [--temperature 0]
         [--max-tokens 2048] [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
-        [--fsync-interval 1.0]
+        [--backoff 1] [--backoff-max 60] [--max-consecutive-failures 10]
+        [--keep-errors] [--force-new] [--fsync-interval 1.0]
 
-Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids),
-``RUN_DIR/cache.jsonl`` and ``RUN_DIR/summary.json``. A missing file, an unknown mode
-or provider, or an unreachable server prints one line and exits with code 1 (no
-traceback). The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
+Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids and
+re-runs the ones that ended in error, unless ``--keep-errors``), ``RUN_DIR/cache.jsonl``,
+``RUN_DIR/run.json`` (the run's dataset sha256, model, provider, mode and settings: a
+resume with any of them changed is refused, naming what differs; ``--force-new``
+starts the folder over) and ``RUN_DIR/summary.json``. The folder is locked for the
+run: a second eval on it refuses at once.
+
+A failed request is not a model result: after its retries it becomes outcome
+``error``, left out of the accuracies (which are over answered instances) and counted
+on the console line and in ``summary.json`` (``complete: false``). A request that no
+retry can fix (HTTP 401/403/404, an invalid request) stops the run at once with the
+server's message; ``--max-consecutive-failures`` instances in a row in error (a dead
+server) stop it too. A server's ``Retry-After`` longer than ``--backoff-max`` is cut
+to it, said once on stderr.
+
+Exit codes (those of :data:`closurebench.cli.EXIT_CODES`): 0 every selected instance
+has a model result; 1 nothing ran (a bad option or file, an unreachable server, a
+locked or mismatched run folder; one line, no traceback unless ``--debug``); 3 the
+provider failed (the run stopped early: a fatal error or the circuit breaker; or the
+provider could not be set up); 4 the run finished but some instances ended in error
+(run the same command to retry them).
+
+The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
 its reply. ``--provider`` choices and their help come from the provider table
 (:data:`closurebench.evaluate.providers.PROVIDERS`, light to import: a provider's SDK
@@ -23,18 +43,23 @@ loads only when it is used), ``--mode`` choices from the mode table
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
-from closurebench.errors import ClosureBenchError
+from closurebench.errors import ClosureBenchError, ConfigError, shorten
 from closurebench.evaluate.providers import providers_help
 
 if TYPE_CHECKING:
     from closurebench.evaluate.runner import RunStats
 
-__all__ = ["eval_cmd"]
+__all__ = ["EXIT_ABORTED", "EXIT_INCOMPLETE", "eval_cmd", "result_line"]
+
+#: Exit code of a run stopped early (a fatal provider error or the circuit breaker).
+EXIT_ABORTED = 3
+#: Exit code of a finished run in which some instances ended in error.
+EXIT_INCOMPLETE = 4
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -45,6 +70,7 @@ def _split(value: str | None) -> list[str] | None:
 
 
 def eval_cmd(
+    ctx: typer.Context,
     data: Annotated[Path, typer.Argument(help="Dataset JSONL file (ClosureBench or GRIT).")],
     model: Annotated[str, typer.Option("--model", help="Model name sent to the server.")],
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
@@ -95,8 +121,42 @@ def eval_cmd(
     ] = None,
     tasks: Annotated[str | None, typer.Option(help="Comma-separated GRIT tasks to keep.")] = None,
     backoff: Annotated[float, typer.Option(help="First retry delay in seconds.")] = 1.0,
+    backoff_max: Annotated[
+        float,
+        typer.Option(
+            "--backoff-max",
+            help="Longest wait before a retry, in seconds; a server's longer Retry-After "
+            "is cut to it.",
+        ),
+    ] = 60.0,
+    max_consecutive_failures: Annotated[
+        int,
+        typer.Option(
+            "--max-consecutive-failures",
+            help="Stop the run when this many instances in a row end in error (0: never).",
+        ),
+    ] = 10,
+    keep_errors: Annotated[
+        bool,
+        typer.Option(
+            "--keep-errors",
+            help="On resume, keep instances that ended in error (default: run them again).",
+        ),
+    ] = False,
     retry_errors: Annotated[
-        bool, typer.Option("--retry-errors", help="On resume, re-run instances that failed.")
+        bool,
+        typer.Option(
+            "--retry-errors",
+            hidden=True,
+            help="Deprecated and ignored: errored instances are re-run by default.",
+        ),
+    ] = False,
+    force_new: Annotated[
+        bool,
+        typer.Option(
+            "--force-new",
+            help="Start the run over: delete --out's results, cache and summary first.",
+        ),
     ] = False,
     no_cache: Annotated[
         bool, typer.Option("--no-cache", help="Neither read nor write the cache.")
@@ -116,9 +176,13 @@ def eval_cmd(
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
     import asyncio
 
+    from rich.markup import escape
+
+    from closurebench.evaluate.breaker import RunAborted
     from closurebench.evaluate.modes import get_mode
     from closurebench.evaluate.providers import (
         GenerationSettings,
+        ProviderError,
         ProviderOptions,
         build_provider,
         check_provider_options,
@@ -128,6 +192,33 @@ def eval_cmd(
 
     err = Console(stderr=True)
     try:
+        settings = GenerationSettings(
+            model=model,
+            temperature=temperature,
+            max_tokens=max_tokens,
+            top_p=top_p,
+            timeout_s=timeout,
+        )
+        settings.check()
+        options = RunOptions(
+            concurrency=concurrency,
+            retries=retries,
+            backoff_base_s=backoff,
+            backoff_max_s=backoff_max,
+            seed=seed,
+            use_cache=not no_cache,
+            keep_errors=keep_errors,
+            force_new=force_new,
+            max_consecutive_failures=max_consecutive_failures,
+            progress=progress,
+            sync_interval_s=fsync_interval,
+        )
+        options.check()
+        if retry_errors and keep_errors:
+            raise ConfigError(
+                "--retry-errors and --keep-errors contradict each other; errored instances "
+                "are re-run by default, so drop --retry-errors"
+            )
         the_mode = get_mode(mode)
         provider_options = ProviderOptions(
             model=model,
@@ -148,41 +239,83 @@ def eval_cmd(
             limit=limit,
             seed=seed,
         )
-        settings = GenerationSettings(
-            model=model,
-            temperature=temperature,
-            max_tokens=max_tokens,
-            top_p=top_p,
-            timeout_s=timeout,
-        )
         backend = build_provider(provider, provider_options)
-        options = RunOptions(
-            concurrency=concurrency,
-            retries=retries,
-            backoff_base_s=backoff,
-            seed=seed,
-            use_cache=not no_cache,
-            retry_errors=retry_errors,
-            progress=progress,
-            sync_interval_s=fsync_interval,
-        )
 
         async def _go() -> RunStats:
             try:
-                return await run_eval(selected, backend, the_mode, settings, out, options)
+                return await run_eval(
+                    selected, backend, the_mode, settings, out, options, dataset=data
+                )
             finally:
                 await backend.aclose()
 
         stats = asyncio.run(_go())
     except ClosureBenchError as exc:
-        err.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
-        raise typer.Exit(code=1) from None
-    s = stats.summary
-    acc = s.get("strict_accuracy")
-    lacc = s.get("lenient_accuracy")
-    typer.echo(
-        f"{s['counts']['total']} results in {out} (evaluated {stats.evaluated}, resumed "
-        f"{stats.skipped}, cache hits {stats.cache_hits}, failures {stats.failures}); "
-        f"strict {acc if acc is None else f'{acc:.3f}'}, "
-        f"lenient {lacc if lacc is None else f'{lacc:.3f}'}"
+        if isinstance(exc, RunAborted) and exc.summary:
+            typer.echo(result_line(exc.summary, out))
+        if _debug(ctx):
+            raise  # the root command's handler prints the traceback
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        infrastructure = isinstance(exc, RunAborted | ProviderError)
+        raise typer.Exit(code=EXIT_ABORTED if infrastructure else 1) from None
+    summary = stats.summary
+    typer.echo(result_line(summary, out, stats))
+    errors = int(summary["counts"]["errors"])
+    if errors:
+        examples = summary.get("error_examples") or []
+        err.print(
+            f"[yellow]incomplete:[/yellow] {errors} instance(s) ended in error and are left "
+            "out of the accuracy"
+            + (f" (e.g. {escape(shorten(examples[0], 300))})" if examples else "")
+            + "; run the same command to retry them",
+            highlight=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(code=EXIT_INCOMPLETE)
+
+
+def _debug(ctx: typer.Context) -> bool:
+    """Whether the root ``--debug`` option (or ``CLOSUREBENCH_DEBUG``) asks for tracebacks."""
+    import os
+
+    if ctx.find_root().params.get("debug"):
+        return True
+    return os.environ.get("CLOSUREBENCH_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.3f}"
+
+
+def result_line(summary: dict[str, Any], out: Path, stats: RunStats | None = None) -> str:
+    """The console line of a run: counts, errors, and accuracies over answered instances.
+
+    Args:
+        summary: The run's ``summary.json`` dict.
+        out: The run directory.
+        stats: What this call did (None for a stopped run: its counters are in the
+            summary's ``run`` section).
+
+    Returns:
+        One line.
+
+    Example:
+        >>> s = {"counts": {"total": 10, "answered": 8, "errors": 2, "selected": 12},
+        ...      "strict_accuracy": 0.5, "lenient_accuracy": 0.625,
+        ...      "run": {"evaluated": 10, "skipped": 0, "cache_hits": 0}}
+        >>> print(result_line(s, Path("run")))  # doctest: +NORMALIZE_WHITESPACE
+        10 of 12 results in run (evaluated 10, resumed 0, cache hits 0); 2 errors;
+        strict 0.500, lenient 0.625 over 8 answered
+    """
+    counts = summary["counts"]
+    run = summary.get("run") or {}
+    evaluated = stats.evaluated if stats is not None else run.get("evaluated", 0)
+    skipped = stats.skipped if stats is not None else run.get("skipped", 0)
+    hits = stats.cache_hits if stats is not None else run.get("cache_hits", 0)
+    total, selected = counts["total"], counts.get("selected", counts["total"])
+    head = f"{total} of {selected} results" if selected != total else f"{total} results"
+    return (
+        f"{head} in {out} (evaluated {evaluated}, resumed {skipped}, cache hits {hits}); "
+        f"{counts['errors']} errors; strict {_fmt(summary.get('strict_accuracy'))}, "
+        f"lenient {_fmt(summary.get('lenient_accuracy'))} over {counts['answered']} answered"
     )

@@ -3,11 +3,16 @@
 * ``closurebench generate closure --split heldout --seed 0 --out DIR [--count K]
   [--categories a,b] [--levels 1,2] [--n-min N] [--n-max N] [--density-min R]
   [--density-max R] [--encodings nl,json,matrix] [--workers W]`` writes
-  ``DIR/closure-<split>.jsonl`` and ``DIR/manifest.json``.
+  ``DIR/closure-<split>.jsonl`` and ``DIR/closure-<split>.manifest.json``.
 
 * ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
-  [--n-min N] [--n-max N] [--workers W]`` writes ``DIR/grit-<split>.jsonl`` and
-  ``DIR/manifest.json`` (counts and sha256), with a progress bar on stderr.
+  [--n-min N] [--n-max N] [--time-limit S] [--workers W]`` writes
+  ``DIR/grit-<split>.jsonl`` and ``DIR/grit-<split>.manifest.json`` (counts, sha256, the
+  time limit and the resamples it caused).
+
+Both show a progress bar on stderr (on a terminal) with the elapsed time; GRIT's also
+names what the current graph is doing (attempt, solving, cross-checking, timeouts so far),
+since one large NP-hard graph can take minutes.
 
 Bad arguments (unknown split or task, bad range) print one line naming the value and the
 valid choices and exit with code 2; a generation failure (e.g. a solver disagreement)
@@ -16,17 +21,19 @@ prints its message and exits with code 1. No tracebacks.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
-from closurebench.errors import ClosureBenchError, ConfigError
+from closurebench.errors import ConfigError
 from closurebench.generate import closure as closure_gen
 from closurebench.generate.grit import SPLITS, GritConfig, write_split
+from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
 app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
 
@@ -49,6 +56,14 @@ def grit_cmd(
     ] = None,
     n_min: Annotated[int | None, typer.Option("--n-min", help="Smallest n.")] = None,
     n_max: Annotated[int | None, typer.Option("--n-max", help="Largest n.")] = None,
+    time_limit: Annotated[
+        float,
+        typer.Option(
+            "--time-limit",
+            help="Seconds an exact solve (or its cross-check) may take before the graph is "
+            "resampled; the manifest records the limit and the resamples it caused.",
+        ),
+    ] = DEFAULT_TIME_LIMIT,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
@@ -63,23 +78,60 @@ def grit_cmd(
             tasks=task_list,
             n_min=n_min,
             n_max=n_max,
+            time_limit=time_limit,
             workers=workers,
         )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    path, man = _write_with_progress(
-        f"grit {config.split}", config.graphs, lambda advance: write_split(config, out, advance)
+    path, man, results = _write_with_progress(
+        f"grit {config.split}",
+        config.graphs,
+        lambda advance, status: write_split(config, out, advance, status),
     )
     typer.echo(f"wrote {config.graphs * 8} records from {config.graphs} graphs to {path}")
+    timeouts = sum(r.timeouts for r in results)
+    if timeouts:
+        typer.echo(
+            f"{timeouts} draw(s) of {sum(r.timeouts > 0 for r in results)} graph(s) were "
+            f"resampled after a solver passed --time-limit {config.time_limit:g} s "
+            "(recorded in the manifest; a slower machine may resample differently)"
+        )
     typer.echo(f"manifest: {man}")
 
 
+T = TypeVar("T")
+
+
+class _StatusProgress(Progress):
+    """A progress bar with one status line under it (what the current item is doing)."""
+
+    status: str = ""
+
+    def get_renderables(self) -> Iterable[RenderableType]:
+        yield self.make_tasks_table(self.tasks)
+        if self.status:
+            yield Text(f"  {self.status}", style="dim", no_wrap=True, overflow="ellipsis")
+
+    def set_status(self, text: str) -> None:
+        """Show ``text`` under the bar (replacing the previous status)."""
+        self.status = text
+        self.refresh()
+
+
 def _write_with_progress(
-    label: str, total: int, write: Callable[[Callable[[Any], None]], tuple[Path, Path, Any]]
-) -> tuple[Path, Path]:
-    """Run ``write(advance)`` under a transient progress bar; a failure exits with code 1."""
-    with Progress(
+    label: str,
+    total: int,
+    write: Callable[[Callable[[Any], None], Callable[[str], None]], tuple[Path, Path, T]],
+) -> tuple[Path, Path, T]:
+    """Run ``write(advance, status)`` under a transient progress bar.
+
+    ``advance`` moves the bar one item; ``status`` replaces the line under it (what the
+    current item is doing). The bar shows the elapsed time from the start, so a slow first
+    item is visible. A failure propagates to the CLI's handler (one line, exit 1 for a
+    closurebench error, 5 for an OS error).
+    """
+    with _StatusProgress(
         TextColumn(label),
         BarColumn(),
         MofNCompleteColumn(),
@@ -88,12 +140,8 @@ def _write_with_progress(
         transient=True,
     ) as bar:
         job = bar.add_task(label, total=total)
-        try:
-            path, man, _ = write(lambda _item: bar.advance(job))
-        except (ClosureBenchError, OSError) as exc:
-            typer.echo(f"error: {type(exc).__name__}: {exc}", err=True)
-            raise typer.Exit(1) from None
-    return path, man
+        # A failure reaches the CLI's one handler: one line, an exit code per kind.
+        return write(lambda _item: bar.advance(job), bar.set_status)
 
 
 def _split_list(value: str | None) -> tuple[str, ...] | None:
@@ -148,10 +196,10 @@ def closure_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    path, man = _write_with_progress(
+    path, man, _ = _write_with_progress(
         f"closure {config.split}",
         config.total(),
-        lambda advance: closure_gen.write_split(config, out, advance),
+        lambda advance, _status: closure_gen.write_split(config, out, advance),
     )
     typer.echo(f"wrote {config.total()} records to {path}")
     typer.echo(f"manifest: {man}")

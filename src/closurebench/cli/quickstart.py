@@ -35,6 +35,7 @@ from rich.panel import Panel
 from rich.table import Table
 
 from closurebench import __version__, ein
+from closurebench.cli import EXIT_ERROR, error_line
 from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.baselines import trivial_reply
@@ -225,8 +226,10 @@ def quickstart(
         _grit_part(console, seed, out)
         _eval_part(console, out)
     except ClosureBenchError as exc:
-        console.print(f"[red]generation failed: {type(exc).__name__}: {exc}[/]")
-        raise typer.Exit(1) from None
+        # One plain line (no markup: a message may hold brackets); OSError (a path that
+        # cannot be written, a full disk) goes to the CLI's one handler, exit code 5.
+        typer.echo(f"error: quickstart failed: {error_line(exc)}", err=True)
+        raise typer.Exit(EXIT_ERROR) from None
     g, u, checks = _checks(seed, n)
     console.print(f"[bold]Directed graph[/] ({g.n} nodes, {g.m} edges): {list(g.edges)}")
     console.print(f"[bold]Undirected graph[/] ({u.n} nodes, {u.m} edges): {list(u.edges)}\n")
@@ -251,7 +254,7 @@ def quickstart(
             console.print(Panel(check.program, title=check.name.split(":")[0]))
     console.print(table)
 
-    paper = Table(title="The paper's example Ein programs (spec/ein.md semantics)")
+    paper = Table(title="The paper's example Ein programs (docs/ein.md semantics)")
     for col in ("program", "printed", "expected", "ok"):
         paper.add_column(col)
     for name, (program, expected) in PAPER_PROGRAMS.items():
@@ -278,7 +281,7 @@ def quickstart(
     )
     console.print(
         f"\nWrote {out}/closure/closure-heldout.jsonl and {out}/grit/grit-test.jsonl "
-        "(with manifest.json). Next: `closurebench show FILE --index K`, "
+        "(each with its <suite>-<split>.manifest.json). Next: `closurebench show FILE --index K`, "
         "`closurebench generate closure --split heldout --out DIR`, "
         "`closurebench generate grit --split test --out DIR`, `closurebench ein card`."
     )

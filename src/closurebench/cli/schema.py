@@ -30,8 +30,9 @@ def schema_cmd(
 ) -> None:
     """Print the JSON Schema of a record type (or validate a file against it)."""
     from closurebench.errors import ClosureBenchError
+    from closurebench.generate.io import iter_instances
     from closurebench.jsonl import iter_objects
-    from closurebench.schema import SCHEMAS, parse_instance, parse_result, schema_for
+    from closurebench.schema import SCHEMAS, parse_result, schema_for
 
     if name not in SCHEMAS:
         typer.echo(f"error: unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}", err=True)
@@ -41,18 +42,19 @@ def schema_cmd(
         return
     count = 0
     try:
-        for lineno, obj in iter_objects(validate, what=f"{name} file"):
-            where = f"{validate}:{lineno}"
-            if name == "result":
-                parse_result(obj, where)
-            else:
-                record = parse_instance(obj, where)
+        if name == "result":
+            for lineno, obj in iter_objects(validate, what=f"{name} file"):
+                parse_result(obj, f"{validate}:{lineno}")
+                count += 1
+        else:
+            # The dataset loader: every line validated, ids unique, UTF-8.
+            for record in iter_instances(validate):
                 if record.suite != name:
                     raise ClosureBenchError(
-                        f"{where}: a {record.suite} record, not a {name} one; "
+                        f"{validate}:{count + 1}: a {record.suite} record, not a {name} one; "
                         f"use `closurebench schema {record.suite} --validate`"
                     )
-            count += 1
+                count += 1
     except ClosureBenchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

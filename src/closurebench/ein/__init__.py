@@ -38,14 +38,19 @@ Example:
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
+
 from closurebench.ein.errors import (
     ArgumentError,
     ArityError,
     DivisionByZeroError,
+    EinBudgetError,
     EinError,
     EinInternalError,
     EinRuntimeError,
     EinSyntaxError,
+    EinTimeoutError,
     IndexOutOfRangeError,
     NonIntegerIndexError,
     ResourceLimitError,
@@ -64,11 +69,13 @@ __all__ = [
     "ArgumentError",
     "ArityError",
     "DivisionByZeroError",
+    "EinBudgetError",
     "EinError",
     "EinInternalError",
     "EinResult",
     "EinRuntimeError",
     "EinSyntaxError",
+    "EinTimeoutError",
     "IndexOutOfRangeError",
     "Limits",
     "NonIntegerIndexError",
@@ -84,12 +91,15 @@ __all__ = [
 ]
 
 
-def _guarded(source: str, limits: Limits | None, execute: bool) -> EinResult | None:
+def _guarded(
+    source: str, limits: Limits | None, execute: bool, keep: Iterable[str] = ()
+) -> EinResult | None:
     limits = limits or DEFAULT_LIMITS
+    started = time.monotonic()  # the deadline covers parsing and checking too
     try:
         program = parse(source, limits=limits)
         check_program(program, limits)
-        return evaluate(program, limits) if execute else None
+        return evaluate(program, limits, keep=keep, started=started) if execute else None
     except EinError as err:
         raise with_source(err, source if isinstance(source, str) else "") from None
     except (RecursionError, MemoryError) as exc:
@@ -102,12 +112,18 @@ def _guarded(source: str, limits: Limits | None, execute: bool) -> EinResult | N
         ) from exc
 
 
-def run(source: str, *, limits: Limits | None = None) -> EinResult:
+def run(source: str, *, limits: Limits | None = None, keep: Iterable[str] = ()) -> EinResult:
     """Parse, check and run an Ein program.
+
+    The run is bounded by ``limits``: per-tensor caps, a live-bytes budget for all
+    tensors alive at once (:attr:`Limits.max_live_bytes`; bindings no later
+    statement reads are freed) and a deadline (:attr:`Limits.max_seconds`).
 
     Args:
         source: The program text.
         limits: Resource caps (default :data:`DEFAULT_LIMITS`).
+        keep: Names to keep alive to the end, so that they appear in
+            :attr:`EinResult.env` (by default it holds only the result's binding).
 
     Returns:
         :class:`EinResult` with ``value`` (the last printed value, or the last
@@ -120,7 +136,7 @@ def run(source: str, *, limits: Limits | None = None) -> EinResult:
         >>> float(run("A = edges([[0,1],[1,2]])\\n:print sum(reach(A, 0))").value)
         3.0
     """
-    out = _guarded(source, limits, execute=True)
+    out = _guarded(source, limits, execute=True, keep=keep)
     if out is None:  # pragma: no cover - execute=True always returns a result
         raise EinInternalError("no result", line=1, column=1)
     return out

@@ -24,6 +24,7 @@ from math import prod
 
 import numpy as np
 
+from closurebench.ein.budget import charge
 from closurebench.ein.errors import ResourceLimitError, ShapeError
 from closurebench.ein.limits import Limits
 
@@ -104,8 +105,13 @@ def element_count(shape: tuple[int, ...]) -> int:
     return prod(int(d) for d in shape)
 
 
-def ensure_elements(shape: tuple[int, ...], limits: Limits, what: str) -> None:
-    """Raise :class:`ResourceLimitError` if a tensor of ``shape`` would exceed the element cap.
+def ensure_elements(shape: tuple[int, ...], limits: Limits, what: str, *, scratch: int = 0) -> None:
+    """Check a coming float64 tensor of ``shape`` against the caps, before allocating it.
+
+    Raises :class:`ResourceLimitError` if it would exceed the element cap, and, while
+    a program runs, :class:`~closurebench.ein.errors.EinBudgetError` if its bytes
+    plus ``scratch`` (temporary bytes the operation needs besides its result) do not
+    fit the run's live-bytes budget (see :mod:`closurebench.ein.budget`).
 
     Example:
         >>> ensure_elements((10, 10), Limits(max_elements=50), "ones(10, 10)")
@@ -120,6 +126,7 @@ elements; the limit is 50 (Limits.max_elements)
             f"{what} would have {describe_shape(tuple(shape))} = {n} elements; "
             f"the limit is {limits.max_elements} (Limits.max_elements)"
         )
+    charge(8 * n + scratch, what)
 
 
 def broadcast_shapes(a: Shape | None, b: Shape | None) -> Shape | None:

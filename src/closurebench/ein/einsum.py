@@ -10,8 +10,11 @@ output's axis order.
 The contraction pre-sums indices that occur in one factor only, asks
 :func:`numpy.einsum_path` for a greedy pairwise order, replays that order to check
 every intermediate against :attr:`Limits.max_elements` and every pairwise step
-against :attr:`Limits.max_einsum_work` *before* computing, then runs
-:func:`numpy.einsum` with that path (BLAS where possible).
+against :attr:`Limits.max_einsum_work` *before* computing, then runs the steps one
+by one with :func:`numpy.einsum` (BLAS where possible). Before each step it checks
+the run's deadline and live-bytes budget (:mod:`closurebench.ein.budget`) for the
+step's result, the intermediates still waiting, and the scratch copies BLAS may
+make of the step's operands.
 
 Example:
     >>> A = np.array([[0.0, 1.0], [2.0, 3.0]])
@@ -30,6 +33,7 @@ import numpy as np
 
 from closurebench.ein import ast
 from closurebench.ein.abstract import Dim, describe_shape, element_count, ensure_elements
+from closurebench.ein.budget import charge, owner, tick
 from closurebench.ein.errors import EinSyntaxError, ResourceLimitError, ShapeError
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 
@@ -304,14 +308,17 @@ def contract(
     ensure_elements(tuple(size[c] for c in out), limits, "the einsum result")
     subs = ["".join(letter[n] for n in names) for _, names in factors]
     ops = [arr for arr, _ in factors]
+    fresh = [False] * len(ops)  # which operands are intermediates made here
     # Pre-sum indices private to one factor (and take diagonals of repeated ones): cheap,
     # and it keeps e.g. s = A[i,j] B[k,l] from iterating over i*j*k*l.
     for k, sub in enumerate(subs):
         others = set(out).union(*(set(s) for m, s in enumerate(subs) if m != k))
         keep = "".join(dict.fromkeys(c for c in sub if c in others))
         if keep != sub:
+            charge(_held(ops, fresh) + 8 * prod(size[c] for c in keep), "an einsum pre-sum")
             ops[k] = np.einsum(f"{sub}->{keep}", ops[k])
             subs[k] = keep
+            fresh[k] = True
     spec = ",".join(subs) + "->" + out
     if len(ops) == 1:
         work = element_count(ops[0].shape)
@@ -319,7 +326,35 @@ def contract(
             raise ResourceLimitError(
                 f"the einsum would take {work} steps; the limit is {limits.max_einsum_work}"
             )
-        return np.array(np.einsum(spec, ops[0]), dtype=np.float64, order="C")
+        charge(_held(ops, fresh) + 8 * prod(size[c] for c in out), "the einsum")
+        res = np.einsum(spec, ops[0])
+        if res.base is not None or not res.flags.c_contiguous:
+            res = np.array(res, dtype=np.float64, order="C")
+        return np.asarray(res, dtype=np.float64)
     path, _ = np.einsum_path(spec, *ops, optimize="greedy")
     _plan_check(subs, out, size, path, limits)
-    return np.asarray(np.einsum(spec, *ops, optimize=path), dtype=np.float64)
+    for step in path[1:]:
+        picked = sorted(step, reverse=True)
+        taken = [(ops.pop(k), subs.pop(k), fresh.pop(k)) for k in picked]
+        remaining = set(out).union(*(set(s) for s in subs))
+        seen = dict.fromkeys("".join(sub for _, sub, _ in taken))
+        new = out if not ops else "".join(c for c in seen if c in remaining)
+        # The result, every intermediate still alive (the waiting ones and this step's
+        # operands), and the copies tensordot may make of this step's operands.
+        need = 8 * prod(size[c] for c in new) + _held(ops, fresh)
+        need += sum((owner(a).nbytes if made else 0) + a.nbytes for a, _, made in taken)
+        tick("an einsum contraction step")
+        charge(need, "an einsum contraction step")
+        step_spec = ",".join(sub for _, sub, _ in taken) + "->" + new
+        arrays = [a for a, _, _ in taken]
+        del taken
+        ops.append(np.einsum(step_spec, *arrays, optimize=True))
+        subs.append(new)
+        fresh.append(True)
+        del arrays
+    return np.asarray(ops[0], dtype=np.float64)
+
+
+def _held(ops: list[np.ndarray], fresh: list[bool]) -> int:
+    """Bytes of the einsum intermediates (not the input factors) in ``ops``."""
+    return sum(owner(a).nbytes for a, made in zip(ops, fresh, strict=True) if made)

@@ -25,10 +25,12 @@ __all__ = [
     "ArgumentError",
     "ArityError",
     "DivisionByZeroError",
+    "EinBudgetError",
     "EinError",
     "EinInternalError",
     "EinRuntimeError",
     "EinSyntaxError",
+    "EinTimeoutError",
     "IndexOutOfRangeError",
     "NonIntegerIndexError",
     "ResourceLimitError",
@@ -145,6 +147,14 @@ class DivisionByZeroError(EinError):
 
 class ResourceLimitError(EinError):
     """A tensor, einsum or program exceeds a cap in :class:`~closurebench.ein.limits.Limits`."""
+
+
+class EinBudgetError(ResourceLimitError):
+    """The run's live tensors would exceed :attr:`Limits.max_live_bytes`."""
+
+
+class EinTimeoutError(ResourceLimitError):
+    """The run passed its deadline, :attr:`Limits.max_seconds` after it started."""
 
 
 class EinRuntimeError(EinError):

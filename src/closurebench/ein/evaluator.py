@@ -7,6 +7,14 @@ static checker could not know), always *before* the allocation or computation it
 guards. An :class:`~closurebench.ein.errors.EinError` raised without a location
 is located at the innermost enclosing node.
 
+The whole run is bounded by a :class:`~closurebench.ein.budget.Budget`: the bytes
+of all live tensors (bindings, printed values, the statement's temporaries and the
+coming allocation) against :attr:`Limits.max_live_bytes`, and the wall clock
+against :attr:`Limits.max_seconds`, checked before every operation. Bindings that
+no later statement reads (:mod:`closurebench.ein.liveness`) are freed right after
+their last use, so :attr:`EinResult.env` holds only what is still live at the end:
+the result's binding and the names passed in ``keep``.
+
 Example:
     >>> from closurebench.ein.parser import parse
     >>> out = evaluate(parse("A = edges([[0,1],[1,2],[2,0]])\\n:print trace(tc(A))"))
@@ -16,12 +24,15 @@ Example:
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from closurebench.ein import ast
 from closurebench.ein.abstract import ensure_elements
+from closurebench.ein.budget import Budget, Clock, owner
 from closurebench.ein.builtins import BUILTINS
 from closurebench.ein.calls import (
     check_arity,
@@ -48,6 +59,7 @@ from closurebench.ein.errors import (
     ShapeError,
 )
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.liveness import dead_after, result_index
 from closurebench.ein.values import ensure_finite, literal_value, rank_name
 
 __all__ = ["EinResult", "evaluate"]
@@ -64,19 +76,26 @@ class EinResult:
         label: The label of ``value``: the print label or the assigned name.
         printed: ``(label, value)`` for every ``:print``, in order; the label is the
             name for ``:print Name`` and the expression's text otherwise.
-        env: Every assigned name's final value.
+        env: The bindings still live at the end: the result's name (when the result
+            is an assignment) and every name the caller asked to keep.
+        peak_bytes: The most live tensor bytes the run's budget checks saw.
     """
 
     value: np.ndarray
     label: str
     printed: list[tuple[str, np.ndarray]] = field(default_factory=list)
     env: dict[str, np.ndarray] = field(default_factory=dict)
+    peak_bytes: int = 0
 
 
 class _Evaluator:
-    def __init__(self, program: ast.Program, limits: Limits) -> None:
+    def __init__(
+        self, program: ast.Program, limits: Limits, budget: Budget, keep: Iterable[str]
+    ) -> None:
         self.program = program
         self.limits = limits
+        self.budget = budget
+        self.keep = frozenset(keep)
         self.env: dict[str, np.ndarray] = {}
 
     def fail(self, err: EinError, node: ast.Expr | ast.Statement | ast.Index) -> EinError:
@@ -90,6 +109,7 @@ class _Evaluator:
         return self.expr(value)
 
     def einsum(self, value: ast.Expr, out: tuple[ast.Index, ...]) -> np.ndarray:
+        self.budget.tick("an einsum product")
         product = split_product(value)
         check_factor_count(product, self.limits)
         scale = product.sign
@@ -124,7 +144,9 @@ class _Evaluator:
                 result = contract(operands, tuple(ix.name for ix in out), self.limits)
             else:
                 result = np.asarray(1.0)
-            result = result * scale
+            if scale != 1.0:  # x * 1.0 == x exactly, so skip the extra copy
+                self.budget.check(owner(result).nbytes + result.nbytes, "the einsum's scale")
+                result = result * scale
         return ensure_finite(np.asarray(result, dtype=np.float64), "the einsum")
 
     def scalar_constant(self, node: ast.Expr) -> np.ndarray:
@@ -142,10 +164,21 @@ class _Evaluator:
 
     # expressions -------------------------------------------------------------
     def expr(self, node: ast.Expr) -> np.ndarray:
+        """Evaluate ``node``; its value counts as a temporary until the statement ends.
+
+        The temporaries of ``node``'s operands are released when its own value
+        exists (the operands are garbage then); a name's value is counted by its
+        binding, not as a temporary.
+        """
+        budget = self.budget
+        mark = budget.temp
         try:
-            return self._expr(node)
+            value = self._expr(node)
         except EinError as err:
             raise self.fail(err, node) from None
+        if not isinstance(node, ast.Name | ast.Group):
+            budget.temp = mark + owner(value).nbytes
+        return value
 
     def _expr(self, node: ast.Expr) -> np.ndarray:
         if isinstance(node, ast.Number):
@@ -159,7 +192,10 @@ class _Evaluator:
         if isinstance(node, ast.Group):
             return self.expr(node.inner)
         if isinstance(node, ast.Neg):
-            return -self.expr(node.operand)
+            operand = self.expr(node.operand)
+            self.budget.tick("unary `-`")
+            self.budget.check(operand.nbytes, "unary `-`")
+            return -operand
         if isinstance(node, ast.BinOp):
             return self.binop(node)
         if isinstance(node, ast.Call):
@@ -168,6 +204,7 @@ class _Evaluator:
 
     def binop(self, node: ast.BinOp) -> np.ndarray:
         left, right = self.expr(node.left), self.expr(node.right)
+        self.budget.tick(f"`{node.op}`")
         if node.implicit:
             raise self.fail(stray_indexed_error(node.right), node.right)  # type: ignore[arg-type]
         try:
@@ -204,6 +241,7 @@ class _Evaluator:
             check_arity(b, len(node.args))
         except EinError as err:
             raise self.fail(err, node) from None
+        self.budget.tick(f"{b.name}(...)")
         args: list[object] = []
         for p, arg_node in zip(b.params, node.args, strict=False):
             value = self.expr(arg_node)
@@ -227,8 +265,13 @@ class _Evaluator:
     def run(self) -> EinResult:
         printed: list[tuple[str, np.ndarray]] = []
         last: tuple[str, np.ndarray] | None = None
-        for stmt in self.program.statements:
+        budget = self.budget
+        stmts = self.program.statements
+        dead = dead_after(self.program, self.keep)
+        final = result_index(self.program)
+        for k, stmt in enumerate(stmts):
             try:
+                budget.tick("this statement")
                 if isinstance(stmt, ast.EinsumAssign):
                     value = self.einsum(stmt.value, stmt.indices)
                 else:
@@ -243,13 +286,25 @@ class _Evaluator:
                 raise self.fail(
                     EinInternalError(f"internal error: {type(exc).__name__}: {exc}"), stmt
                 ) from exc
+            budget.temp = 0
             if isinstance(stmt, ast.Print):
+                budget.hold(value)  # printed values stay in the result
                 printed.append((stmt.label, value))
-                last = (stmt.label, value)
+                label = stmt.label
             else:
+                old = self.env.get(stmt.target)
+                budget.hold(value)
                 self.env[stmt.target] = value
-                if not printed:
-                    last = (stmt.target, value)
+                if old is not None:
+                    budget.release(old)
+                label = stmt.target
+            if k == final:
+                last = (label, value)
+            for name in dead[k]:
+                gone = self.env.pop(name, None)
+                if gone is not None:
+                    budget.release(gone)
+            del value
         if last is None:
             raise EinSyntaxError(
                 "the program has no statements; assign a value, e.g. A = edges([[0,1]]), "
@@ -258,23 +313,45 @@ class _Evaluator:
                 column=1,
                 source_line=self.program.line_text(1),
             )
-        return EinResult(last[1], last[0], printed, dict(self.env))
+        return EinResult(last[1], last[0], printed, dict(self.env), budget.peak)
 
 
-def evaluate(program: ast.Program, limits: Limits | None = None) -> EinResult:
+def evaluate(
+    program: ast.Program,
+    limits: Limits | None = None,
+    *,
+    keep: Iterable[str] = (),
+    clock: Clock = time.monotonic,
+    started: float | None = None,
+) -> EinResult:
     """Run a parsed (and normally already checked) program.
 
     Args:
         program: The parsed program.
         limits: Resource caps (default :data:`~closurebench.ein.limits.DEFAULT_LIMITS`).
+        keep: Names whose bindings stay alive to the end and appear in
+            :attr:`EinResult.env` (they count against the live-bytes budget).
+        clock: Monotonic clock in seconds for the deadline (injectable for tests).
+        started: When the run started on ``clock`` (default: now); the deadline is
+            ``started + limits.max_seconds``.
 
     Returns:
         The :class:`EinResult`.
 
     Raises:
-        EinError: Any failure, with its line and column.
+        EinError: Any failure, with its line and column; :class:`EinBudgetError`
+            or :class:`EinTimeoutError` when the run exceeds its budget or deadline.
+
+    Example:
+        >>> from closurebench.ein.parser import parse
+        >>> prog = parse("A = ones(2)\\nB = A + 1\\nC = B * 2")
+        >>> sorted(evaluate(prog).env), sorted(evaluate(prog, keep={"A"}).env)
+        (['C'], ['A', 'C'])
     """
-    return _Evaluator(program, limits or DEFAULT_LIMITS).run()
+    limits = limits or DEFAULT_LIMITS
+    budget = Budget(limits, clock, started)
+    with budget.active():
+        return _Evaluator(program, limits, budget, keep).run()
 
 
 def _target(err: EinError, node: ast.Call) -> ast.Expr:

@@ -13,6 +13,13 @@ Example:
     Traceback (most recent call last):
     ...
     closurebench.errors.ConfigError: Limits.max_elements is 0; pass an integer >= 1
+    >>> Limits().max_live_bytes // 2**20, Limits().max_seconds
+    (512, 10.0)
+    >>> Limits(max_seconds=0)
+    Traceback (most recent call last):
+    ...
+    closurebench.errors.ConfigError: Limits.max_seconds is 0; pass a number of seconds > 0 \
+(math.inf turns the deadline off)
 """
 
 from __future__ import annotations
@@ -42,6 +49,17 @@ class Limits:
         max_einsum_factors: Most indexed factors in one einsum product; at most 26.
         max_einsum_work: Most scalar multiply-adds one pairwise einsum contraction may
             take (the product of the sizes of the indices it touches).
+        max_live_bytes: Budget for all tensors alive at once during a run (default
+            512 MiB): every value still bound to a name a later statement reads, every
+            printed value, the current statement's temporaries (operands, einsum
+            intermediates) and the result plus scratch memory of the operation about to
+            run, checked *before* it allocates. Values no later statement reads are
+            freed as soon as they are dead, so long programs of short-lived
+            intermediates fit.
+        max_seconds: Deadline of one run in wall-clock seconds (default 10), counted
+            from the start of parsing and checked before every operation and every
+            einsum contraction step; one builtin call (e.g. ``tc`` of a dense
+            3000-node DAG) runs to its end before the check. ``math.inf`` turns it off.
     """
 
     max_elements: int = 10**7
@@ -50,9 +68,19 @@ class Limits:
     max_depth: int = 100
     max_einsum_factors: int = 16
     max_einsum_work: int = 10**9
+    max_live_bytes: int = 512 * 2**20
+    max_seconds: float = 10.0
 
     def __post_init__(self) -> None:
+        secs = self.max_seconds
+        if isinstance(secs, bool) or not isinstance(secs, int | float) or not secs > 0:
+            raise ConfigError(
+                f"Limits.max_seconds is {secs!r}; pass a number of seconds > 0 "
+                "(math.inf turns the deadline off)"
+            )
         for f in fields(self):
+            if f.name == "max_seconds":
+                continue
             value = getattr(self, f.name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ConfigError(f"Limits.{f.name} is {value!r}; pass an integer >= 1")

@@ -11,7 +11,11 @@ has length N when N is a literal or a name bound to one). It checks
 * broadcasting of ``+ - * /`` and comparisons, and division by a known zero;
 * einsum structure and indices: a factor's rank equals its index count, one index
   never has two sizes (both shapes are reported), left-hand indices appear on the
-  right and are distinct, at most two output axes, the factor cap.
+  right and are distinct, at most two output axes, the factor cap;
+* the live-bytes budget, as far as shapes are known: it replays the evaluator's
+  liveness (:mod:`closurebench.ein.liveness`) over the statically known sizes of
+  the bindings and printed values, a lower bound of what the run will hold, and
+  fails before anything runs when even that exceeds :attr:`Limits.max_live_bytes`.
 
 Whatever it cannot know statically (data-dependent sizes and indices) the evaluator
 checks again at run time, with the same error classes and messages.
@@ -31,7 +35,8 @@ from __future__ import annotations
 import numpy as np
 
 from closurebench.ein import ast
-from closurebench.ein.abstract import Abstract, broadcast_shapes
+from closurebench.ein.abstract import Abstract, broadcast_shapes, element_count
+from closurebench.ein.budget import format_bytes
 from closurebench.ein.builtins import BUILTINS
 from closurebench.ein.calls import (
     check_arity,
@@ -49,8 +54,15 @@ from closurebench.ein.einsum import (
     stray_indexed_error,
     unify_indices,
 )
-from closurebench.ein.errors import DivisionByZeroError, EinError, EinSyntaxError, ShapeError
+from closurebench.ein.errors import (
+    DivisionByZeroError,
+    EinBudgetError,
+    EinError,
+    EinSyntaxError,
+    ShapeError,
+)
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.liveness import dead_after
 from closurebench.ein.values import literal_value, rank_name
 
 __all__ = ["check_program"]
@@ -67,13 +79,14 @@ class _Checker:
         return err.locate(line, node.span.column, self.program.line_text(line))
 
     # statements ----------------------------------------------------------------
-    def statement(self, stmt: ast.Statement) -> None:
+    def statement(self, stmt: ast.Statement) -> Abstract:
         if isinstance(stmt, ast.EinsumAssign):
-            self.env[stmt.target] = self.einsum(stmt.value, stmt.indices)
-        elif isinstance(stmt, ast.Assign):
-            self.env[stmt.target] = self.top(stmt.value)
+            value = self.einsum(stmt.value, stmt.indices)
         else:
-            self.top(stmt.value)
+            value = self.top(stmt.value)
+        if not isinstance(stmt, ast.Print):
+            self.env[stmt.target] = value
+        return value
 
     def top(self, value: ast.Expr) -> Abstract:
         if contains_indexed(value):
@@ -203,13 +216,58 @@ def check_program(program: ast.Program, limits: Limits | None = None) -> dict[st
             column=1,
             source_line=program.line_text(1),
         )
-    checker = _Checker(program, limits or DEFAULT_LIMITS)
-    for stmt in program.statements:
+    limits = limits or DEFAULT_LIMITS
+    checker = _Checker(program, limits)
+    dead = dead_after(program)
+    held: dict[str, int] = {}  # known bytes of each live binding
+    total = 0  # known bytes of live bindings and printed values
+    printed: set[str] = set()  # live bindings whose array a print also holds
+    for k, stmt in enumerate(program.statements):
         try:
-            checker.statement(stmt)
+            value = checker.statement(stmt)
+            nbytes = _fresh_bytes(stmt, value)
+            if total + nbytes > limits.max_live_bytes:
+                raise EinBudgetError(
+                    f"this statement's value ({format_bytes(nbytes)}) would join "
+                    f"{format_bytes(total)} of live tensors, {format_bytes(total + nbytes)} "
+                    f"in all; the budget is {format_bytes(limits.max_live_bytes)} "
+                    "(Limits.max_live_bytes): raise Limits.max_live_bytes (closurebench ein "
+                    "run --max-live-bytes) or keep fewer or smaller values alive"
+                )
         except EinError as err:
             raise checker.fail(err, stmt) from None
+        total += nbytes
+        if isinstance(stmt, ast.Print):
+            alias = _alias(stmt)
+            if alias is not None and alias in held:
+                printed.add(alias)  # the print keeps the binding's array alive
+        else:
+            old = held.pop(stmt.target, 0)
+            if stmt.target not in printed:
+                total -= old
+            printed.discard(stmt.target)
+            held[stmt.target] = nbytes
+        for name in dead[k]:
+            old = held.pop(name, 0)
+            if name not in printed:
+                total -= old
+            printed.discard(name)
     return checker.env
+
+
+def _alias(stmt: ast.Statement) -> str | None:
+    """The name a statement's value merely refers to (``B = A``, ``:print (A)``), if any."""
+    node = stmt.value
+    while isinstance(node, ast.Group):
+        node = node.inner
+    return node.name if isinstance(node, ast.Name) else None
+
+
+def _fresh_bytes(stmt: ast.Statement, value: Abstract) -> int:
+    """Known bytes of a statement's new value (0 for an alias ``B = A`` or an unknown size)."""
+    if _alias(stmt) is not None or value.shape is None or None in value.shape:
+        return 0
+    return 8 * element_count(value.shape)  # type: ignore[arg-type]
 
 
 def _target(err: EinError, node: ast.Call) -> ast.Expr:

@@ -17,6 +17,7 @@ Example:
     >>> path.read_text()  # already on disk for any reader, before close
     '{"a": 1}\\n{"b": 2}\\n'
     >>> log.close()
+    >>> import shutil; shutil.rmtree(path.parent)
 """
 
 from __future__ import annotations

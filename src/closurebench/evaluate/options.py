@@ -5,10 +5,15 @@ Example:
     Traceback (most recent call last):
     ...
     closurebench.errors.ConfigError: --concurrency must be >= 1, got 0
+    >>> RunOptions(backoff_base_s=-1).check()
+    Traceback (most recent call last):
+    ...
+    closurebench.errors.ConfigError: --backoff must be >= 0 (seconds), got -1
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +21,15 @@ from typing import Any
 from closurebench.errors import ConfigError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S
 
-__all__ = ["RunOptions", "RunStats"]
+__all__ = ["DEFAULT_MAX_CONSECUTIVE_FAILURES", "RunOptions", "RunStats"]
+
+#: Consecutive failed instances after which a run stops (``--max-consecutive-failures``).
+DEFAULT_MAX_CONSECUTIVE_FAILURES = 10
+
+
+def _seconds(name: str, value: float) -> None:
+    if not (math.isfinite(value) and value >= 0):
+        raise ConfigError(f"{name} must be >= 0 (seconds), got {value:g}")
 
 
 @dataclass
@@ -27,12 +40,19 @@ class RunOptions:
         concurrency: Requests in flight at once.
         retries: Extra attempts after a retryable failure.
         backoff_base_s: First backoff delay; doubles with each attempt.
-        backoff_max_s: Upper bound of one backoff delay.
+        backoff_max_s: Upper bound of one backoff delay, also of a server's
+            ``Retry-After`` (a longer wait is cut to this, and said once on stderr).
         seed: Seed of the backoff jitter.
         cache_path: Cache file (default ``RUN_DIR/cache.jsonl``); None disables
             the file (an in-memory cache only) when ``use_cache`` is False.
         use_cache: Read and write the completion cache.
-        retry_errors: On resume, re-run instances whose earlier result has an error.
+        keep_errors: On resume, keep the results of instances that ended in error
+            instead of running them again (the default re-runs them).
+        force_new: Start the run over: delete the run directory's results, cache and
+            summary (after taking its lock) instead of resuming, also when ``run.json``
+            records another dataset, model or settings.
+        max_consecutive_failures: Stop the run when this many instances in a row end in
+            error (a dead or overloaded server); 0 never stops.
         progress: Show a progress bar on stderr.
         sync_interval_s: Seconds between fsyncs of the results and cache files
             (0: fsync every line; lines are flushed to the OS either way).
@@ -45,7 +65,9 @@ class RunOptions:
     seed: int = 0
     cache_path: Path | None = None
     use_cache: bool = True
-    retry_errors: bool = False
+    keep_errors: bool = False
+    force_new: bool = False
+    max_consecutive_failures: int = DEFAULT_MAX_CONSECUTIVE_FAILURES
     progress: bool = True
     sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
 
@@ -59,8 +81,19 @@ class RunOptions:
             raise ConfigError(f"--concurrency must be >= 1, got {self.concurrency}")
         if self.retries < 0:
             raise ConfigError(f"--retries must be >= 0, got {self.retries}")
-        if self.sync_interval_s < 0:
-            raise ConfigError(f"--fsync-interval must be >= 0, got {self.sync_interval_s}")
+        _seconds("--backoff", self.backoff_base_s)
+        _seconds("--backoff-max", self.backoff_max_s)
+        if self.backoff_max_s < self.backoff_base_s:
+            raise ConfigError(
+                f"--backoff-max ({self.backoff_max_s:g}s) is below --backoff "
+                f"({self.backoff_base_s:g}s); raise --backoff-max or lower --backoff"
+            )
+        if self.max_consecutive_failures < 0:
+            raise ConfigError(
+                "--max-consecutive-failures must be >= 0 (0 never stops), got "
+                f"{self.max_consecutive_failures}"
+            )
+        _seconds("--fsync-interval", self.sync_interval_s)
 
 
 @dataclass
@@ -74,7 +107,11 @@ class RunStats:
         requests: Provider requests sent (including retried attempts).
         retries: Retried attempts.
         cache_hits: Requests answered from the cache.
-        failures: Instances recorded with an error.
+        failures: Instances of this call that ended in error (outcome ``error``).
+        retry_after_capped: Waits a server asked for (``Retry-After``) that were cut
+            to ``--backoff-max``.
+        aborted: Why the run stopped before every instance was done (a fatal provider
+            error, or the circuit breaker), or None.
         summary: The summary written to ``summary.json``.
     """
 
@@ -85,6 +122,8 @@ class RunStats:
     retries: int = 0
     cache_hits: int = 0
     failures: int = 0
+    retry_after_capped: int = 0
+    aborted: str | None = None
     summary: dict[str, Any] = field(default_factory=dict)
 
     def counters(self) -> dict[str, int]:
@@ -97,4 +136,5 @@ class RunStats:
             "retries": self.retries,
             "cache_hits": self.cache_hits,
             "failures": self.failures,
+            "retry_after_capped": self.retry_after_capped,
         }

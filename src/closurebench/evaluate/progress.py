@@ -1,26 +1,41 @@
-"""The run's progress bar: rich on stderr, with strict accuracy and token counters."""
+"""The run's progress bar: rich on stderr, with accuracy, error and token counters.
+
+Accuracy is over answered instances: results that ended in error (outcome ``error``)
+are counted apart (``err N``), as in ``summary.json``.
+"""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from closurebench.schema import ResultRecord
+from closurebench.schema.results import is_error_result
 
 __all__ = ["ProgressBar"]
 
 
 class ProgressBar:
-    """A rich progress bar (or nothing) with accuracy and token counters."""
+    """A rich progress bar (or nothing) with accuracy, error and token counters."""
 
     UPDATE_EVERY_S = 0.1
 
     def __init__(self, enabled: bool, total: int, done: Iterable[Mapping[str, Any]]) -> None:
+        """Start the bar (when ``enabled``) with the counters of the results ``done``.
+
+        Args:
+            enabled: Show the bar on stderr.
+            total: Instances selected.
+            done: Results already in the run directory (read once).
+        """
         self.enabled = enabled
-        self.strict = self.count = self.tokens = 0
+        self.strict = self.count = self.tokens = self.errors = 0
         for r in done:
             self.count += 1
+            if is_error_result(r):
+                self.errors += 1
+                continue
             self.strict += bool(r.get("strict"))
             self.tokens += int((r.get("usage") or {}).get("completion_tokens") or 0)
         self.start = time.monotonic()
@@ -58,15 +73,41 @@ class ProgressBar:
         )
 
     def _stats(self) -> str:
-        acc = f"{100 * self.strict / self.count:.1f}%" if self.count else "-"
-        return f"strict {acc}  tok {self.tokens}"
+        answered = self.count - self.errors
+        acc = f"{100 * self.strict / answered:.1f}%" if answered else "-"
+        errors = f"  err {self.errors}" if self.errors else ""
+        return f"strict {acc}{errors}  tok {self.tokens}"
+
+    def notice_to(self, notice: Callable[[str], None] | None) -> Callable[[str], None] | None:
+        """A notice function that prints above the live bar (else calls ``notice``).
+
+        Args:
+            notice: Where notices go when no bar is shown (None: nowhere).
+
+        Returns:
+            The function to give the run's steps (None when ``notice`` is None).
+        """
+        if notice is None:
+            return None
+        if self._progress is None:
+            return notice
+        console = self._progress.console
+
+        def show(message: str) -> None:
+            console.print(f"warning: {message}", markup=False, highlight=False, soft_wrap=True)
+
+        return show
 
     def advance(self, result: ResultRecord) -> None:
+        """Count one new result (redraws at most every :attr:`UPDATE_EVERY_S`)."""
         self.count += 1
         self.new += 1
         self._unshown += 1
-        self.strict += result.strict
-        self.tokens += result.usage.completion_tokens
+        if result.is_error:
+            self.errors += 1
+        else:
+            self.strict += result.strict
+            self.tokens += result.usage.completion_tokens
         if self._progress is not None:
             now = time.monotonic()
             # Redrawing costs ~0.2 ms; the bar refreshes 10 times a second anyway.
@@ -85,7 +126,9 @@ class ProgressBar:
         self._last_update = now
 
     def close(self) -> None:
+        """Show the final counts and stop the bar (idempotent)."""
         if self._progress is not None:
             if self._unshown:
                 self._show(time.monotonic())
             self._progress.stop()
+            self._progress = None

@@ -7,6 +7,13 @@ each instance finishes (fsync group-committed, see
 (:mod:`closurebench.jsonl`) and its damaged-line policy: a torn last line (a run killed
 mid-write) or a corrupt line is skipped, and :func:`repair_results` rewrites the file
 without it; a repeated id keeps its first record, so every id appears exactly once.
+A record of an older version whose request failed (``no_answer`` with an ``error``
+message) is read as outcome ``error`` (:func:`~closurebench.schema.results.upgrade_result`).
+
+An instance that ended in error (outcome ``error``: the request failed after its
+retries, or the harness failed) is not a model result: :func:`summarize` leaves it out
+of the accuracies, which are over *answered* instances, and counts it under
+``counts.errors``.
 
 Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 ``reason``, ``response``, ``reasoning``, ``usage`` {``prompt_tokens``,
@@ -17,9 +24,12 @@ Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 Example:
     >>> s = summarize([{"outcome": "strict_correct", "strict": True, "lenient": True,
     ...                 "usage": {"prompt_tokens": 10, "completion_tokens": 4},
-    ...                 "latency_s": 1.0, "error": None}])
+    ...                 "latency_s": 1.0, "error": None},
+    ...                {"outcome": "error", "error": "ProviderError: 503"}])
     >>> s["strict_accuracy"], s["outcomes"]["strict_correct"], s["tokens"]["completion_mean"]
     (1.0, 1, 4.0)
+    >>> s["counts"], s["complete"]
+    ({'total': 2, 'answered': 1, 'errors': 1}, False)
 """
 
 from __future__ import annotations
@@ -43,6 +53,7 @@ from closurebench.schema import (
     Usage,
     parse_result,
 )
+from closurebench.schema.results import is_error_result, upgrade_result
 
 if TYPE_CHECKING:
     from closurebench.scoring.outcome import Score
@@ -96,7 +107,7 @@ def make_result(
             are read as attributes).
         mode: Mode name.
         settings: Generation settings as a dict.
-        score: The score, or None when the instance failed (outcome ``no_answer``).
+        score: The score, or None when the instance failed (outcome ``error``).
         response: Final response text.
         reasoning: Separate reasoning text, if any.
         prompt_tokens: Prompt tokens used.
@@ -104,7 +115,7 @@ def make_result(
         latency_s: Request seconds.
         finish_reason: Finish reason of the last request.
         requests: Number of model calls the instance took.
-        error: Error message when the instance failed after all retries.
+        error: Error message when the instance failed (after all retries).
         extra: Mode-specific details.
 
     Returns:
@@ -115,14 +126,14 @@ def make_result(
         >>> r = make_result(SimpleNamespace(id="a", suite="closure", level=1), mode="direct",
         ...                 settings={}, error="boom")
         >>> r.outcome, r.level, r.task, r.error
-        (<Outcome.NO_ANSWER: 'no_answer'>, 1, None, 'boom')
+        (<Outcome.ERROR: 'error'>, 1, None, 'boom')
     """
     meta: dict[str, Any] = {}
     for key in META_FIELDS:
         value = getattr(record, key, None)
         meta[key] = str(value) if isinstance(value, str) else value  # enums as their strings
     if score is None:
-        outcome, strict, lenient, extracted, reason = Outcome.NO_ANSWER, False, False, None, error
+        outcome, strict, lenient, extracted, reason = Outcome.ERROR, False, False, None, error
     else:
         outcome, strict, lenient = Outcome(score.outcome), bool(score.strict), bool(score.lenient)
         extracted, reason = _jsonable(score.extracted), score.reason
@@ -151,14 +162,15 @@ def _first_per_id(path: Path) -> Iterator[tuple[Line, dict[str, Any] | None]]:
     """Every line of ``path`` with its result, or None when the line is to be dropped.
 
     A line is dropped when the one reader finds it damaged (torn, corrupt, blank), when
-    it has no ``id``, or when it repeats an earlier id (the first record wins).
+    it has no ``id``, or when it repeats an earlier id (the first record wins). An old
+    failed record is upgraded to outcome ``error`` on the way.
     """
     seen: set[str] = set()
     for line in scan(path):
         obj = line.obj
         if obj is not None and "id" in obj and str(obj["id"]) not in seen:
             seen.add(str(obj["id"]))
-            yield line, obj
+            yield line, upgrade_result(obj)
         else:
             yield line, None
 
@@ -283,11 +295,15 @@ def _mean(values: list[float]) -> float | None:
 def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Aggregate results into the ``summary.json`` dict (one streaming pass).
 
-    Accuracies are over all results (a failed request counts as ``no_answer``).
+    Accuracies are over *answered* instances: a result with outcome ``error`` (no
+    model response: the request failed) is counted under ``counts.errors`` and in
+    ``outcomes.error``, never as a wrong answer; ``complete`` is False when there is
+    one (the caller also sets it False for a run that stopped early).
+    ``error_examples`` holds up to three distinct error messages.
     ``tokens.completion_mean`` is generated tokens per answer; ``per_correct_*`` divide
     all generated tokens by the number of (strict or lenient) correct answers, the
     paper's cost-efficiency measure (Table 5). Latency statistics cover answered
-    instances (no ``error``).
+    instances.
 
     Args:
         results: Result objects (the JSON form, e.g. from :func:`iter_results`; any
@@ -296,42 +312,50 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     Returns:
         The summary dict.
     """
-    total = strict = lenient = errors = 0
+    total = answered = strict = lenient = 0
     outcomes: dict[str, int] = {o.value: 0 for o in Outcome}
     prompt_total = completion_total = 0.0
     latencies: list[float] = []
     suites: set[str] = set()
+    examples: list[str] = []
     first: dict[str, Any] | None = None
     for r in results:
         if first is None:
             first = {"mode": r.get("mode"), "settings": r.get("settings")}
         total += 1
+        usage = r.get("usage") or {}
+        completion_total += float(usage.get("completion_tokens") or 0)
+        prompt_total += float(usage.get("prompt_tokens") or 0)
+        if r.get("suite") is not None:
+            suites.add(str(r.get("suite")))
+        if is_error_result(r):
+            outcomes[Outcome.ERROR.value] += 1
+            message = str(r.get("error") or "")
+            if len(examples) < 3 and message not in examples:
+                examples.append(message)
+            continue
+        answered += 1
         strict += bool(r.get("strict"))
         lenient += bool(r.get("lenient"))
         outcome = str(r.get("outcome"))
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        usage = r.get("usage") or {}
-        completion_total += float(usage.get("completion_tokens") or 0)
-        prompt_total += float(usage.get("prompt_tokens") or 0)
-        if r.get("error"):
-            errors += 1
-        else:
-            latencies.append(float(r.get("latency_s") or 0.0))
-        if r.get("suite") is not None:
-            suites.add(str(r.get("suite")))
+        latencies.append(float(r.get("latency_s") or 0.0))
     first = first or {}
+    errors = total - answered
     return {
-        "counts": {"total": total, "answered": total - errors, "errors": errors},
-        "strict_accuracy": strict / total if total else None,
-        "lenient_accuracy": lenient / total if total else None,
+        "counts": {"total": total, "answered": answered, "errors": errors},
+        "complete": errors == 0,
+        "error_examples": examples,
+        "strict_accuracy": strict / answered if answered else None,
+        "lenient_accuracy": lenient / answered if answered else None,
         "strict_correct": strict,
         "lenient_correct": lenient,
         "outcomes": outcomes,
         "tokens": {
             "prompt_total": int(prompt_total),
             "completion_total": int(completion_total),
-            "prompt_mean": prompt_total / total if total else None,
-            "completion_mean": completion_total / total if total else None,
+            "prompt_mean": prompt_total / answered if answered else None,
+            "completion_mean": completion_total / answered if answered else None,
             "per_correct_strict": completion_total / strict if strict else None,
             "per_correct_lenient": completion_total / lenient if lenient else None,
         },

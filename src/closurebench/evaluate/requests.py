@@ -3,13 +3,18 @@
 :class:`Requester` is the runner's ``complete`` function: a cache hit costs nothing; a
 retryable :class:`~closurebench.evaluate.providers.base.ProviderError` (or a timeout) is
 retried up to ``options.retries`` times after :func:`backoff_delay` seconds (seeded per
-instance and attempt, so runs are reproducible), honouring a server's ``Retry-After``.
+instance and attempt, so runs are reproducible), honouring a server's ``Retry-After``
+up to ``options.backoff_max_s``: a longer wait (``Retry-After: 100000`` would be 28
+hours) is cut to that maximum, counted in ``RunStats.retry_after_capped``, and said
+once per run through the ``notice`` callback (one line on stderr in the CLI), so a
+run never sleeps silently for longer than ``--backoff-max``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
 from closurebench.evaluate.cache import CompletionCache, request_key
 from closurebench.evaluate.modes import Message
@@ -35,12 +40,13 @@ def backoff_delay(
     """Seconds to wait before retry number ``attempt + 1``.
 
     Exponential (``base_s * 2**attempt``, capped at ``max_s``) with "equal jitter"
-    (uniform in the upper half); a server's ``Retry-After`` wins when it is longer.
+    (uniform in the upper half); a server's ``Retry-After`` wins when it is longer,
+    but never beyond ``max_s``.
 
     Args:
         attempt: 0 for the first retry.
         base_s: Base delay.
-        max_s: Cap of the exponential part.
+        max_s: Cap of the exponential part and of ``retry_after``.
         rng: Seeded random source for the jitter.
         retry_after: Seconds the server asked for, if any.
 
@@ -48,17 +54,16 @@ def backoff_delay(
         The delay in seconds.
 
     Example:
-        >>> backoff_delay(0, base_s=1, max_s=8, rng=random.Random(0), retry_after=30)
+        >>> backoff_delay(0, base_s=1, max_s=60, rng=random.Random(0), retry_after=30)
         30.0
+        >>> backoff_delay(0, base_s=1, max_s=60, rng=random.Random(0), retry_after=100000)
+        60.0
     """
     ceiling = min(max_s, base_s * (2**attempt))
     delay = ceiling / 2 + rng.random() * ceiling / 2
     if retry_after is not None and retry_after > delay:
-        delay = float(retry_after)
+        delay = min(float(retry_after), float(max_s))
     return delay
-
-
-# ------------------------------------------------------------------------- plan
 
 
 class Requester:
@@ -69,7 +74,10 @@ class Requester:
         settings: The generation settings of every request.
         cache: The completion cache (consulted only when ``options.use_cache``).
         options: Retries, backoff and cache options.
-        stats: Counters updated per request (``requests``, ``retries``, ``cache_hits``).
+        stats: Counters updated per request (``requests``, ``retries``, ``cache_hits``,
+            ``retry_after_capped``).
+        notice: Receives one-line messages for the user (the first capped
+            ``Retry-After``).
     """
 
     def __init__(
@@ -79,6 +87,7 @@ class Requester:
         cache: CompletionCache,
         options: RunOptions,
         stats: RunStats,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
         """Bind the request's collaborators.
 
@@ -88,12 +97,14 @@ class Requester:
             cache: The completion cache.
             options: Run options.
             stats: The run's counters.
+            notice: Where one-line notices go (None: nowhere).
         """
         self.provider = provider
         self.settings = settings
         self.cache = cache
         self.options = options
         self.stats = stats
+        self.notice = notice
         # A provider that bounds the time itself (a local model) is not cut off from outside.
         self.self_timed = bool(getattr(provider, "enforces_timeout", False))
 
@@ -151,6 +162,7 @@ class Requester:
                         f"{error} (after {attempt + 1} attempts)",
                         retryable=error.retryable,
                         status=error.status,
+                        fatal=error.fatal,
                     ) from error
                 raise error
             await asyncio.sleep(self.delay(request_id, attempt, error))
@@ -166,14 +178,24 @@ class Requester:
             error: The failure (its ``retry_after_s`` is respected).
 
         Returns:
-            The backoff delay.
+            The backoff delay (a ``Retry-After`` beyond ``backoff_max_s`` is cut to it,
+            counted, and said once through ``notice``).
         """
         rng = random.Random(f"{self.options.seed}:{request_id}:{attempt}")
-        retry_after = getattr(error, "retry_after_s", None)
+        raw = getattr(error, "retry_after_s", None)
+        retry_after = float(raw) if isinstance(raw, int | float) else None
+        max_s = self.options.backoff_max_s
+        if retry_after is not None and retry_after > max_s:
+            self.stats.retry_after_capped += 1
+            if self.stats.retry_after_capped == 1 and self.notice is not None:
+                self.notice(
+                    f"the server asked to wait {retry_after:g}s before retrying "
+                    f"(Retry-After); waiting at most {max_s:g}s (--backoff-max) instead"
+                )
         return backoff_delay(
             attempt,
             base_s=self.options.backoff_base_s,
-            max_s=self.options.backoff_max_s,
+            max_s=max_s,
             rng=rng,
-            retry_after=retry_after if isinstance(retry_after, int | float) else None,
+            retry_after=retry_after,
         )

@@ -1,31 +1,44 @@
-"""The evaluation runner: plan, schedule, request with retries, score, record.
+"""The evaluation runner: lock, plan, schedule, request with retries, score, record.
 
 :func:`run_eval` evaluates instances with a provider under a mode and writes
 ``RUN_DIR/results.jsonl`` (one flushed line per instance), ``RUN_DIR/cache.jsonl``
-(completions keyed by request), ``RUN_DIR/run.json`` (the run's mode and settings)
-and, at the end, ``RUN_DIR/summary.json``. It is a short composition of named steps:
+(completions keyed by request), ``RUN_DIR/run.json`` (the run's identity: dataset
+sha256, model, provider, mode, scoring-relevant settings) and ``RUN_DIR/summary.json``
+(also when the run stops early). It is a short composition of named steps:
 
-* **plan** (:func:`plan_run`): check ``run.json``, repair the results file, skip the
-  ids already done (resume), and list the instances left to do;
-* **schedule** (:func:`schedule`): ``concurrency`` workers share one queue;
+* **lock** (:class:`~closurebench.evaluate.rundir.RunLock`): an exclusive ``flock`` on
+  ``RUN_DIR/.lock`` for the whole run; a second run on the same folder refuses at once;
+* **plan** (:func:`plan_run`): check ``run.json`` against this run (a different
+  dataset, model, provider, mode or settings is refused, naming each difference;
+  ``force_new`` starts over instead), repair the results file, drop the results that
+  ended in error so they run again (unless ``keep_errors``), skip the ids already
+  done (resume), and list the instances left to do;
+* **schedule** (:func:`schedule`): ``concurrency`` workers share one queue; the first
+  worker that raises (a stopped run) cancels the others;
 * **request with retries** (:class:`Requester`): cache lookup, a timeout of
   ``settings.timeout_s`` (by the runner, or by a provider with ``enforces_timeout``,
   such as a local model that stops generating), and up to ``retries`` retries of a
   retryable :class:`ProviderError` (or a timeout) with exponential backoff and jitter,
-  seeded per instance and attempt; the error's ``retry_after_s`` (a ``Retry-After``
-  header) is respected;
+  seeded per instance and attempt; a server's ``Retry-After`` is respected up to
+  ``backoff_max_s`` (a longer one is cut, and said once on stderr);
 * **score** (:class:`InstanceEvaluator`): the mode's per-instance loop
-  (:meth:`Mode.run`) turns requests into a score; a failure after the retries (or a
-  bug in a mode) becomes outcome ``no_answer`` with the message in ``error``, so the run
-  never crashes on one instance;
+  (:meth:`Mode.run`) turns requests into a score. A request that still fails after
+  its retries (or a bug in a mode) gives outcome ``error`` with the message in
+  ``error``: not a model result, so it is left out of the accuracies. A *fatal*
+  provider error (a wrong key, model, path or request: every request would fail)
+  stops the run at once (:class:`~closurebench.evaluate.breaker.RunAborted`);
 * **record** (:class:`Recorder`): build the
   :class:`~closurebench.schema.ResultRecord`, append and flush its line, advance the
-  progress bar. Earlier results are streamed, never held in memory; fsync is
-  group-committed every ``sync_interval_s`` (a machine crash loses at most that
-  window, which the resume re-runs).
+  progress bar, and feed the circuit breaker
+  (:class:`~closurebench.evaluate.breaker.CircuitBreaker`), which stops the run after
+  ``max_consecutive_failures`` instances in a row ended in error. Earlier results are
+  streamed, never held in memory; fsync is group-committed every ``sync_interval_s``
+  (a machine crash loses at most that window, which the resume re-runs).
 
 The steps live in their own modules where they stand alone:
 :mod:`~closurebench.evaluate.options` (:class:`RunOptions`, :class:`RunStats`),
+:mod:`~closurebench.evaluate.rundir` (``run.json`` and the lock),
+:mod:`~closurebench.evaluate.breaker`,
 :mod:`~closurebench.evaluate.selection` (:func:`select_instances`),
 :mod:`~closurebench.evaluate.requests` (:class:`Requester`, :func:`backoff_delay`) and
 :mod:`~closurebench.evaluate.progress`.
@@ -34,12 +47,14 @@ The steps live in their own modules where they stand alone:
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
+import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from closurebench.evaluate.breaker import CircuitBreaker, RunAborted
 from closurebench.evaluate.cache import CompletionCache
 from closurebench.evaluate.modes import AnyInstance, Message, Mode, get_mode
 from closurebench.evaluate.options import RunOptions, RunStats
@@ -51,7 +66,6 @@ from closurebench.evaluate.providers.base import (
     ProviderError,
 )
 from closurebench.evaluate.records import (
-    ResultsFileError,
     ResultWriter,
     iter_results,
     make_result,
@@ -60,13 +74,23 @@ from closurebench.evaluate.records import (
     write_summary,
 )
 from closurebench.evaluate.requests import Requester, backoff_delay
+from closurebench.evaluate.rundir import (
+    RunDirError,
+    RunLock,
+    check_identity,
+    file_sha256,
+    run_identity,
+)
 from closurebench.evaluate.selection import select_instances
-from closurebench.schema import ResultRecord
+from closurebench.schema import Outcome, ResultRecord
+from closurebench.schema.results import is_error_result
 
 __all__ = [
     "InstanceEvaluator",
     "Recorder",
     "Requester",
+    "RunAborted",
+    "RunDirError",
     "RunOptions",
     "RunPlan",
     "RunStats",
@@ -80,7 +104,11 @@ __all__ = [
 RESULTS_FILE = "results.jsonl"
 CACHE_FILE = "cache.jsonl"
 SUMMARY_FILE = "summary.json"
-RUN_FILE = "run.json"
+
+
+def stderr_notice(message: str) -> None:
+    """Print one warning line on stderr (the default ``notice`` of :func:`run_eval`)."""
+    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -111,23 +139,11 @@ class RunPlan:
         return (r for r in iter_results(self.results_path) if str(r["id"]) in self.selected_ids)
 
 
-def _check_run_file(out: Path, meta: dict[str, Any]) -> None:
-    """Write ``run.json``, or check that the run there has the same mode and settings."""
-    path = out / RUN_FILE
-    if path.exists():
-        try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, OSError):
-            old = None
-        if isinstance(old, dict):
-            for key in ("mode", "settings"):
-                if old.get(key) != meta.get(key):
-                    raise ResultsFileError(
-                        f"{out} holds a run with {key}={old.get(key)!r}, not {meta.get(key)!r}; "
-                        "resume with the same options or pass a new --out directory"
-                    )
-            return
-    path.write_text(json.dumps(meta, sort_keys=True, indent=2) + "\n", encoding="utf-8")
+def _start_over(out_dir: Path) -> None:
+    """Delete a run's results, cache and summary (``--force-new``; lock held)."""
+    for name in (RESULTS_FILE, CACHE_FILE, SUMMARY_FILE):
+        with contextlib.suppress(FileNotFoundError):
+            (out_dir / name).unlink()
 
 
 def plan_run(
@@ -137,12 +153,16 @@ def plan_run(
     mode: str,
     settings: GenerationSettings,
     provider_name: str,
-    retry_errors: bool = False,
+    keep_errors: bool = False,
+    force_new: bool = False,
+    dataset: str | Path | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> RunPlan:
-    """Prepare the run directory and list what is left to do.
+    """Prepare the run directory and list what is left to do (call with its lock held).
 
-    Creates ``out``, checks (or writes) ``run.json``, repairs ``results.jsonl``
-    (dropping failed results when ``retry_errors``) and skips the ids already done.
+    Creates ``out``, checks (or writes) ``run.json``, starts over when ``force_new``,
+    repairs ``results.jsonl`` (dropping the results that ended in error unless
+    ``keep_errors``) and skips the ids already done.
 
     Args:
         instances: The selected instances.
@@ -150,22 +170,40 @@ def plan_run(
         mode: The mode name.
         settings: The generation settings.
         provider_name: Recorded in ``run.json``.
-        retry_errors: Re-run instances whose earlier result has an error.
+        keep_errors: Keep (do not re-run) instances whose earlier result is an error.
+        force_new: Delete the folder's results, cache and summary and start over.
+        dataset: The dataset file (its sha256 goes into ``run.json`` and is checked).
+        notice: Receives one-line warnings (an old ``run.json``).
 
     Returns:
         The plan.
 
     Raises:
-        ResultsFileError: if ``out`` holds a run with another mode or settings.
+        RunDirError: if ``out`` holds a run of another dataset, model, provider, mode
+            or settings (and not ``force_new``).
     """
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    comparable = {k: v for k, v in settings.to_dict().items() if k != "timeout_s"}
-    _check_run_file(out_dir, {"mode": mode, "settings": comparable, "provider": provider_name})
-    # Streamed: memory holds ids and counters, never the earlier results themselves.
-    done_ids = repair_results(
-        out_dir / RESULTS_FILE, drop=(lambda r: bool(r.get("error"))) if retry_errors else None
+    identity = run_identity(
+        dataset=Path(dataset).resolve() if dataset is not None else None,
+        dataset_sha256=file_sha256(dataset) if dataset is not None else None,
+        model=settings.model,
+        provider=provider_name,
+        mode=mode,
+        settings=settings.to_dict(),
     )
+    results = out_dir / RESULTS_FILE
+    restart = check_identity(
+        out_dir,
+        identity,
+        has_results=results.exists(),
+        force_new=force_new,
+        notice=notice,
+    )
+    if restart:
+        _start_over(out_dir)
+    # Streamed: memory holds ids and counters, never the earlier results themselves.
+    done_ids = repair_results(results, drop=None if keep_errors else is_error_result)
     todo = [r for r in instances if str(r.id) not in done_ids]
     stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
     return RunPlan(out_dir, todo, {str(r.id) for r in instances}, done_ids, stats)
@@ -182,7 +220,9 @@ async def schedule(
 ) -> None:
     """Run ``work`` on every item with at most ``concurrency`` running at once.
 
-    Workers share one queue, so a slow item holds up only its own worker.
+    Workers share one queue, so a slow item holds up only its own worker. When a
+    ``work`` call raises, the other workers are cancelled and the exception is
+    raised here (a stopped run).
 
     Args:
         items: The items, taken in order.
@@ -209,10 +249,17 @@ async def schedule(
             await work(item)
 
     workers = [asyncio.create_task(worker()) for _ in range(min(concurrency, len(items)))]
-    await asyncio.gather(*workers)
-
-
-# ------------------------------------------------------- request with retries
+    if not workers:
+        return
+    try:
+        await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+    finally:
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+    for task in workers:
+        if not task.cancelled() and task.exception() is not None:
+            raise task.exception()  # type: ignore[misc]
 
 
 # ---------------------------------------------------------------------- score
@@ -249,13 +296,16 @@ class InstanceEvaluator:
         self.stats = stats
 
     async def __call__(self, record: AnyInstance) -> ResultRecord:
-        """The result of ``record`` (a failed instance gets ``no_answer`` and its error).
+        """The result of ``record`` (a failed instance gets outcome ``error``).
 
         Args:
             record: The instance.
 
         Returns:
             Its result record.
+
+        Raises:
+            RunAborted: for a fatal provider error (every request would fail alike).
         """
         rid = str(record.id)
         calls = 0
@@ -267,16 +317,17 @@ class InstanceEvaluator:
 
         try:
             output = await self.mode.run(record, complete)
-        except Exception as exc:  # a failed request, or a bug in a mode or scorer
-            self.stats.failures += 1
-            name = "ProviderError" if isinstance(exc, ProviderError) else type(exc).__name__
-            return make_result(
-                record,
-                mode=self.mode.name,
-                settings=self.settings,
-                requests=calls,
-                error=f"{name}: {exc}",
-            )
+        except ProviderError as exc:
+            if exc.fatal:
+                raise RunAborted(
+                    f"stopped at once: {exc}. No request can succeed with these settings, "
+                    "so nothing was scored; fix the cause and run the same command to "
+                    "resume",
+                    reason=f"fatal provider error: {exc}",
+                ) from exc
+            return self._failed(record, calls, f"ProviderError: {exc}")
+        except Exception as exc:  # a bug in a mode or scorer: this instance only
+            return self._failed(record, calls, f"{type(exc).__name__}: {exc}")
         return make_result(
             record,
             mode=self.mode.name,
@@ -292,6 +343,12 @@ class InstanceEvaluator:
             extra=output.extra,
         )
 
+    def _failed(self, record: AnyInstance, calls: int, error: str) -> ResultRecord:
+        self.stats.failures += 1
+        return make_result(
+            record, mode=self.mode.name, settings=self.settings, requests=calls, error=error
+        )
+
 
 # --------------------------------------------------------------------- record
 
@@ -303,37 +360,64 @@ class Recorder:
         writer: The results file writer.
         progress: The progress display.
         stats: The run's counters (``evaluated`` is updated here).
+        breaker: Stops the run after too many failed instances in a row.
     """
 
-    def __init__(self, writer: ResultWriter, progress: ProgressBar, stats: RunStats) -> None:
+    def __init__(
+        self,
+        writer: ResultWriter,
+        progress: ProgressBar,
+        stats: RunStats,
+        breaker: CircuitBreaker | None = None,
+    ) -> None:
         """Bind the recorder.
 
         Args:
             writer: The results file writer.
             progress: The progress display.
             stats: The run's counters.
+            breaker: The circuit breaker (None: never stops).
         """
         self.writer = writer
         self.progress = progress
         self.stats = stats
+        self.breaker = breaker or CircuitBreaker(0)
 
     def __call__(self, result: ResultRecord) -> None:
         """Record one result.
 
         Args:
             result: The instance's result record.
+
+        Raises:
+            RunAborted: when this result trips the circuit breaker (it is recorded
+                first).
         """
         self.writer.write(result)
         self.stats.evaluated += 1
         self.progress.advance(result)
+        failed = result.outcome is Outcome.ERROR
+        if self.breaker.record(failed=failed, error=result.error):
+            raise self.breaker.error()
 
 
-def _finish(plan: RunPlan) -> dict[str, Any]:
-    """Summarise the selected instances' results into ``summary.json``; return it."""
+def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
+    """Summarise the selected instances' results into ``summary.json``; return it.
+
+    ``complete`` is True only when every selected instance has a model result.
+    """
     summary = summarize(plan.selected_results())
+    summary["counts"]["selected"] = plan.stats.selected
+    summary["complete"] = bool(
+        summary["complete"]
+        and aborted is None
+        and summary["counts"]["total"] >= plan.stats.selected
+    )
+    summary["aborted"] = aborted
     summary["run"] = plan.stats.counters()
     write_summary(plan.out_dir / SUMMARY_FILE, summary)
     plan.stats.summary = summary
+    plan.stats.aborted = aborted
     return summary
 
 
@@ -344,6 +428,9 @@ async def run_eval(
     settings: GenerationSettings,
     out: str | Path,
     options: RunOptions | None = None,
+    *,
+    dataset: str | Path | None = None,
+    notice: Callable[[str], None] | None = stderr_notice,
 ) -> RunStats:
     """Evaluate ``instances`` and write the run directory ``out``.
 
@@ -353,50 +440,74 @@ async def run_eval(
         mode: A :class:`Mode` or its registry name.
         settings: Generation settings for every request.
         out: The run directory (created if needed; resumed if it has results).
-        options: Concurrency, retries, cache and progress options.
+        options: Concurrency, retries, cache, resume and progress options.
+        dataset: The file the instances were read from: its sha256 is recorded in
+            ``run.json`` and a resume with another file is refused.
+        notice: Receives one-line warnings for the user (default: stderr).
 
     Returns:
-        What the call did, with the summary.
+        What the call did, with the summary. ``summary["complete"]`` is False when an
+        instance ended in error.
 
     Raises:
-        ResultsFileError: if ``out`` holds a run with another mode or settings.
-        ConfigError: for an unknown mode name or a bad option.
+        RunDirError: if another run holds ``out``'s lock, or ``out`` holds a run of
+            another dataset, model, provider, mode or settings (unless
+            ``options.force_new``).
+        RunAborted: when the run stopped early (a fatal provider error, or
+            ``max_consecutive_failures`` instances in a row in error); the partial
+            summary is written first and attached.
+        ConfigError: for an unknown mode name or a bad option or setting.
     """
     opts = options or RunOptions()
     opts.check()
+    settings.check()
     the_mode = get_mode(mode) if isinstance(mode, str) else mode
-    plan = plan_run(
-        instances,
-        out,
-        mode=the_mode.name,
-        settings=settings,
-        provider_name=str(getattr(provider, "name", "")),
-        retry_errors=opts.retry_errors,
-    )
-    stats = plan.stats
-    cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
-    cache = CompletionCache(
-        cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
-    )
-    writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
-    progress = ProgressBar(
-        opts.progress,
-        len(instances),
-        plan.selected_results() if opts.progress and plan.done_ids else (),
-    )
-    evaluate = InstanceEvaluator(
-        the_mode, Requester(provider, settings, cache, opts, stats), settings.to_dict(), stats
-    )
-    record = Recorder(writer, progress, stats)
+    with RunLock(out):
+        plan = plan_run(
+            instances,
+            out,
+            mode=the_mode.name,
+            settings=settings,
+            provider_name=str(getattr(provider, "name", "")),
+            keep_errors=opts.keep_errors,
+            force_new=opts.force_new,
+            dataset=dataset,
+            notice=notice,
+        )
+        stats = plan.stats
+        cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
+        cache = CompletionCache(
+            cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
+        )
+        writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
+        progress = ProgressBar(
+            opts.progress,
+            len(instances),
+            plan.selected_results() if opts.progress and plan.done_ids else (),
+        )
+        say = progress.notice_to(notice)
+        requester = Requester(provider, settings, cache, opts, stats, notice=say)
+        evaluate = InstanceEvaluator(the_mode, requester, settings.to_dict(), stats)
+        record = Recorder(writer, progress, stats, CircuitBreaker(opts.max_consecutive_failures))
 
-    async def work(instance: AnyInstance) -> None:
-        record(await evaluate(instance))
+        async def work(instance: AnyInstance) -> None:
+            record(await evaluate(instance))
 
-    try:
-        await schedule(plan.todo, work, opts.concurrency)
-    finally:
-        progress.close()
-        writer.close()
-        cache.close()
-    _finish(plan)
+        aborted: RunAborted | None = None
+        interrupted = True
+        try:
+            await schedule(plan.todo, work, opts.concurrency)
+            interrupted = False
+        except RunAborted as exc:
+            aborted, interrupted = exc, False
+        finally:
+            progress.close()
+            writer.close()
+            cache.close()
+            if interrupted:  # Ctrl-C or cancellation: still summarise what is done
+                _finish(plan, "interrupted")
+        summary = _finish(plan, aborted.reason if aborted is not None else None)
+    if aborted is not None:
+        aborted.summary = summary
+        raise aborted
     return stats

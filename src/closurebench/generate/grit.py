@@ -27,8 +27,14 @@ all 8 views of every graph (2,880), because the paper does not say which 120 wer
 
 Determinism: the same master seed and arguments give byte-identical files, whatever
 ``workers`` is (results are re-ordered by graph index) and whatever ``PYTHONHASHSEED`` is.
-The only time-dependent branch is a solver timeout (``time_limit``, default 60 s, far above
-the measured worst case), which resamples the graph.
+The only time-dependent branch is a solver timeout (``time_limit`` seconds per exact solve,
+default 60 s, far above the measured worst case at the splits' sizes), which resamples the
+graph; the manifest records the limit and how many resamples timeouts caused, so a file
+that depended on time says so.
+
+Progress: ``progress`` is called after each graph; in one process, ``status`` is also told
+what the current graph is doing (``grit-test-00003 graph_coloring n=150: attempt 2, solving;
+1 timeout``), so a long solve is visible while it runs.
 
 Example:
     >>> recs, _ = generate_records(GritConfig(split="test", seed=0, count=1, n_max=10))
@@ -45,17 +51,24 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from closurebench import __version__
 from closurebench.errors import ConfigError
 from closurebench.generate.io import canonical_json, clean, write_jsonl
+from closurebench.graphs.exact.errors import SolverTimeout
 from closurebench.schema import GritInstance, Suite
 from closurebench.seeding import derive_seed, rng
+from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import FORMS, NAMINGS, certify, render
 from closurebench.surface.grit.scenarios import for_task
 from closurebench.tasks.grit import GRIT_TASKS, sample_solved
-from closurebench.tasks.grit.base import DEFAULT_DENSITY, DEFAULT_TIME_LIMIT
+from closurebench.tasks.grit.base import (
+    DEFAULT_DENSITY,
+    DEFAULT_TIME_LIMIT,
+    GritTask,
+    Solved,
+)
 
 __all__ = [
     "SPLITS",
@@ -113,7 +126,8 @@ class GritConfig:
         tasks: Subset of task names (default: all six, in registry order).
         n_min, n_max: Override the split's node range (inclusive).
         density: ``(lo, hi)`` range of the Erdős–Rényi edge probability.
-        time_limit: Seconds per exact solve before a graph is resampled.
+        time_limit: Seconds per exact solve (and its cross-check) before a graph is
+            resampled.
         workers: Processes (1 = in-process); does not change the output.
     """
 
@@ -144,7 +158,17 @@ class GritConfig:
             raise ConfigError(f"count={self.count!r} must be a non-negative int")
         lo, hi = self.n_range
         if lo < 2 or hi < lo:
-            raise ConfigError(f"node range {lo}..{hi} is invalid; need 2 <= n_min <= n_max")
+            spec = self.spec
+            hint = ""
+            if self.n_min is not None and self.n_max is None:
+                hint = f" (the {spec.name} split's n_max is {spec.n_max}: pass --n-max too)"
+            elif self.n_max is not None and self.n_min is None:
+                hint = f" (the {spec.name} split's n_min is {spec.n_min}: pass --n-min too)"
+            raise ConfigError(f"node range {lo}..{hi} is invalid; need 2 <= n_min <= n_max{hint}")
+        if isinstance(self.time_limit, bool) or not self.time_limit > 0:
+            raise ConfigError(
+                f"time_limit={self.time_limit!r} must be a positive number of seconds"
+            )
         if self.workers < 1:
             raise ConfigError(f"workers={self.workers!r} must be >= 1")
         object.__setattr__(self, "density", tuple(float(x) for x in self.density))
@@ -203,12 +227,65 @@ class GraphJob:
 
 @dataclass
 class GraphResult:
-    """The 8 records of one graph, plus stage timings and the resampling count."""
+    """The 8 records of one graph, plus stage timings and the resampling counts.
+
+    Attributes:
+        index: The graph's index in the split.
+        records: Its 8 records (empty in the summaries :func:`generate_records` returns).
+        timings: Seconds per stage (:data:`STAGES`).
+        attempts: Draws it took (1 = the first draw was kept).
+        timeouts: How many of the rejected draws a solver timeout rejected.
+    """
 
     index: int
     records: list[GritInstance]
     timings: dict[str, float] = field(default_factory=dict)
     attempts: int = 1
+    timeouts: int = 0
+
+
+class _Watched:
+    """A task as :func:`sample_solved` sees it: counts solver timeouts, reports each step.
+
+    It forwards ``sample``, ``solve`` and ``verify`` to the task (what ``sample_solved``
+    calls), counting :class:`SolverTimeout` (a timed-out draw is resampled) and telling
+    ``status`` which attempt is at which step.
+    """
+
+    def __init__(self, task: GritTask, where: str, status: Callable[[str], None] | None) -> None:
+        self.task = task
+        self.name = task.name
+        self.where = where
+        self.status = status
+        self.attempt = 0
+        self.timeouts = 0
+
+    def _say(self, step: str) -> None:
+        if self.status is not None:
+            plural = "" if self.timeouts == 1 else "s"
+            timeouts = f"; {self.timeouts} timeout{plural}" if self.timeouts else ""
+            self.status(f"{self.where}: attempt {self.attempt}, {step}{timeouts}")
+
+    def sample(self, g: Any, n: int, p: float) -> GritStructure:
+        self.attempt += 1
+        self._say("sampling")
+        return self.task.sample(g, n, p)
+
+    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
+        self._say("solving")
+        try:
+            return self.task.solve(s, time_limit=time_limit)
+        except SolverTimeout:
+            self.timeouts += 1
+            raise
+
+    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
+        self._say("cross-checking")
+        try:
+            self.task.verify(s, solved, where=where, time_limit=time_limit)
+        except SolverTimeout:
+            self.timeouts += 1
+            raise
 
 
 def plan(config: GritConfig) -> list[GraphJob]:
@@ -245,8 +322,12 @@ def plan(config: GritConfig) -> list[GraphJob]:
     return jobs
 
 
-def generate_graph(job: GraphJob) -> GraphResult:
+def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -> GraphResult:
     """Sample, solve, verify, then render and certify all 8 views of one graph.
+
+    Args:
+        job: The graph to make.
+        status: Told, as it happens, which attempt is at which step (for a live display).
 
     Raises:
         SamplingError: no well-posed, provable instance within the attempt budget.
@@ -255,8 +336,9 @@ def generate_graph(job: GraphJob) -> GraphResult:
     """
     task = GRIT_TASKS[job.task]
     where = f"{job.graph_id} ({job.task}, n={job.n}, seed={job.seed})"
+    watched = _Watched(task, f"{job.graph_id} {job.task} n={job.n}", status)
     inst = sample_solved(
-        task,
+        cast(GritTask, watched),  # duck-typed: sample_solved calls sample/solve/verify
         job.seed,
         ("grit", job.split, "graph", job.index),
         n=job.n,
@@ -307,17 +389,29 @@ def generate_graph(job: GraphJob) -> GraphResult:
                     "version": __version__,
                 }
             )
+    if status is not None:
+        status(f"{job.graph_id} {job.task} n={job.n}: rendering and certifying 8 views")
     typed = [GritInstance.model_validate(clean(r)) for r in records]
-    return GraphResult(job.index, typed, timings, inst.attempts)
+    return GraphResult(job.index, typed, timings, inst.attempts, watched.timeouts)
 
 
-def iter_results(config: GritConfig) -> Iterator[GraphResult]:
-    """Yield one :class:`GraphResult` per planned graph, in graph order."""
+def iter_results(
+    config: GritConfig, status: Callable[[str], None] | None = None
+) -> Iterator[GraphResult]:
+    """Yield one :class:`GraphResult` per planned graph, in graph order.
+
+    Args:
+        config: What to generate.
+        status: Live step messages of the current graph (one process only: workers
+            report per finished graph).
+    """
     jobs = plan(config)
     if config.workers <= 1 or len(jobs) <= 1:
         for job in jobs:
-            yield generate_graph(job)
+            yield generate_graph(job, status)
         return
+    if status is not None:
+        status(f"{len(jobs)} graphs on {config.workers} worker processes")
     # fork where there is one (explicitly: Python 3.14 changes the default), so scripts
     # calling this need no ``if __name__ == "__main__"`` guard.
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else None)
@@ -327,29 +421,47 @@ def iter_results(config: GritConfig) -> Iterator[GraphResult]:
 
 
 def generate_records(
-    config: GritConfig, progress: Callable[[GraphResult], None] | None = None
+    config: GritConfig,
+    progress: Callable[[GraphResult], None] | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> tuple[list[GritInstance], list[GraphResult]]:
     """All records of ``config`` in order, and the per-graph results (timings).
 
     Args:
         config: What to generate.
         progress: Called after each graph (e.g. to advance a progress bar).
+        status: Live step messages of the current graph (see :func:`iter_results`).
     """
     records: list[GritInstance] = []
     results: list[GraphResult] = []
-    for res in iter_results(config):
+    for res in iter_results(config, status):
         records.extend(res.records)
-        results.append(GraphResult(res.index, [], res.timings, res.attempts))
+        results.append(GraphResult(res.index, [], res.timings, res.attempts, res.timeouts))
         if progress is not None:
             progress(res)
     return records, results
 
 
 def manifest(
-    config: GritConfig, records: Sequence[GritInstance], sha256: str, file: str
+    config: GritConfig,
+    records: Sequence[GritInstance],
+    sha256: str,
+    file: str,
+    results: Sequence[GraphResult] = (),
 ) -> dict[str, Any]:
-    """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments."""
+    """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments.
+
+    With the per-graph ``results`` it also records the resampling: ``resamples.draws``
+    (rejected draws in all) and ``resamples.timeouts`` (those rejected because a solver
+    passed ``arguments.time_limit``: only these make the file depend on time).
+    """
+    resamples = {
+        "draws": sum(r.attempts - 1 for r in results),
+        "timeouts": sum(r.timeouts for r in results),
+        "graphs_with_timeouts": sum(r.timeouts > 0 for r in results),
+    }
     return {
+        "resamples": resamples,
         "suite": "grit",
         "version": __version__,
         "seed": config.seed,
@@ -371,17 +483,24 @@ def write_split(
     config: GritConfig,
     out: str | Path,
     progress: Callable[[GraphResult], None] | None = None,
+    status: Callable[[str], None] | None = None,
 ) -> tuple[Path, Path, list[GraphResult]]:
-    """Generate ``config`` and write ``out/grit-<split>.jsonl`` and ``out/manifest.json``.
+    """Generate ``config``; write ``out/grit-<split>.jsonl`` and ``grit-<split>.manifest.json``.
+
+    Args:
+        config: What to generate.
+        out: Output directory (created if needed).
+        progress: Called after each graph.
+        status: Live step messages of the current graph (see :func:`iter_results`).
 
     Returns:
         The JSONL path, the manifest path and the per-graph results (timings).
     """
-    records, results = generate_records(config, progress)
+    records, results = generate_records(config, progress, status)
     path, man_path = write_jsonl(
         out,
         f"grit-{config.split}.jsonl",
         records,
-        lambda sha, name: manifest(config, records, sha, name),
+        lambda sha, name: manifest(config, records, sha, name, results),
     )
     return path, man_path, results

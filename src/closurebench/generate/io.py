@@ -1,23 +1,30 @@
 """Dataset files, shared by every suite: canonical JSONL, manifest, JSON Schema, typed loading.
 
 A split is written as one JSONL file (one canonical JSON object per line, see
-:func:`closurebench.jsonl.canonical_json`) plus ``manifest.json`` holding its sha256 and,
-beside them, the JSON Schema of its records (``<suite>-instance.schema.json``, what
-``closurebench schema <suite>`` prints). The same records always give the same bytes, in
-any process.
+:func:`closurebench.jsonl.canonical_json`) plus its manifest ``<stem>.manifest.json``
+(``closure-heldout.jsonl`` → ``closure-heldout.manifest.json``) holding its sha256, counts
+and arguments, and, beside them, the JSON Schema of its records
+(``<suite>-instance.schema.json``, what ``closurebench schema <suite>`` prints). Each split
+has its own manifest, so several splits can share one folder; folders written before 0.1.x
+hold one ``manifest.json`` in the same format, which :func:`read_manifest` still reads. The
+same records always give the same bytes, in any process.
 
 Loading validates every line against the typed record
-(:class:`~closurebench.schema.ClosureInstance` / :class:`~closurebench.schema.GritInstance`)
-and names the file, line and field of the first problem.
+(:class:`~closurebench.schema.ClosureInstance` / :class:`~closurebench.schema.GritInstance`),
+refuses an id that an earlier line already used, and names the file, line and field of the
+first problem.
 
 Example:
     >>> import os, tempfile
     >>> from closurebench.generate.closure import ClosureConfig, generate_records
     >>> recs = generate_records(ClosureConfig(count=1, categories=("reachability",)))
     >>> d = tempfile.mkdtemp()
-    >>> path, _ = write_jsonl(d, "x.jsonl", recs, lambda sha, name: {"sha256": sha})
+    >>> path, man = write_jsonl(d, "x.jsonl", recs, lambda sha, name: {"sha256": sha})
     >>> [type(r).__name__ for r in load_instances(path)], sorted(os.listdir(d))
-    (['ClosureInstance'], ['closure-instance.schema.json', 'manifest.json', 'x.jsonl'])
+    (['ClosureInstance'], ['closure-instance.schema.json', 'x.jsonl', 'x.manifest.json'])
+    >>> read_manifest(path) == json.loads(man.read_text())
+    True
+    >>> import shutil; shutil.rmtree(d)
 """
 
 from __future__ import annotations
@@ -38,6 +45,8 @@ __all__ = [
     "clean",
     "iter_instances",
     "load_instances",
+    "manifest_name",
+    "read_manifest",
     "schema_file_name",
     "write_jsonl",
     "write_schema",
@@ -56,6 +65,44 @@ def schema_file_name(suite: str) -> str:
     return f"{suite}-instance.schema.json"
 
 
+def manifest_name(file_name: str) -> str:
+    """The manifest's file name for a dataset file: ``<stem>.manifest.json``.
+
+    Example:
+        >>> manifest_name("grit-test.jsonl")
+        'grit-test.manifest.json'
+    """
+    return f"{Path(file_name).stem}.manifest.json"
+
+
+def read_manifest(dataset: str | Path) -> dict[str, Any]:
+    """The manifest of a dataset file: ``<stem>.manifest.json`` beside it.
+
+    Falls back to an older folder's single ``manifest.json`` when that one describes this
+    file (its ``files`` names it).
+
+    Raises:
+        DatasetFileError: no manifest describes ``dataset``, or it is not JSON.
+    """
+    p = Path(dataset)
+    candidates = [p.with_name(manifest_name(p.name)), p.with_name("manifest.json")]
+    for path in candidates:
+        if not path.is_file():
+            continue
+        try:
+            man = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise DatasetFileError(
+                f"manifest {str(path)!r} is not valid JSON ({exc}); regenerate the split"
+            ) from None
+        if path.name != "manifest.json" or p.name in man.get("files", {}):
+            return dict(man)
+    raise DatasetFileError(
+        f"no manifest for {str(p)!r}: expected {str(candidates[0])!r} (or a manifest.json "
+        "naming the file); regenerate the split with `closurebench generate`"
+    )
+
+
 def write_schema(out: str | Path, suite: str) -> Path:
     """Write the JSON Schema of ``suite``'s records into directory ``out``."""
     path = Path(out) / schema_file_name(suite)
@@ -72,7 +119,10 @@ def write_jsonl(
     records: Sequence[AnyInstance],
     manifest: Callable[[str, str], dict[str, Any]],
 ) -> tuple[Path, Path]:
-    """Write ``out/name`` (canonical JSONL), ``out/manifest.json`` and the records' schema.
+    """Write ``out/name`` (canonical JSONL), its manifest and the records' schema.
+
+    The manifest goes to ``out/<stem>.manifest.json`` (:func:`manifest_name`), so splits
+    written to one folder keep one manifest each.
 
     Args:
         out: Output directory (created if needed).
@@ -88,7 +138,7 @@ def write_jsonl(
     path = out / name
     data = write_lines(path, (canonical_json(r.to_json()) for r in records))
     man = manifest(hashlib.sha256(data).hexdigest(), name)
-    man_path = out / "manifest.json"
+    man_path = out / manifest_name(name)
     man_path.write_text(
         json.dumps(man, sort_keys=True, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
     )
@@ -101,8 +151,9 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
     """Yield the typed records of a JSONL dataset file, validating each line.
 
     Raises:
-        DatasetFileError: if the file is missing, a line is not a JSON object, or a record
-            does not fit its schema (naming the file, the line and the field).
+        DatasetFileError: if the file is missing, a line is not UTF-8 or not a JSON object,
+            a record does not fit its schema (naming the file, the line and the field), or
+            an id repeats an earlier line's (naming both lines).
     """
     p = Path(path)
     if not p.is_file():
@@ -110,8 +161,16 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
             f"dataset file {str(p)!r} does not exist; generate one with "
             "`closurebench generate closure --split heldout --out DIR`"
         )
+    seen: dict[str, int] = {}
     for lineno, obj in iter_objects(p, what="dataset file"):
-        yield parse_instance(obj, f"{p}:{lineno}")
+        record = parse_instance(obj, f"{p}:{lineno}")
+        first = seen.setdefault(record.id, lineno)
+        if first != lineno:
+            raise DatasetFileError(
+                f"{p}:{lineno}: field 'id': {record.id!r} is already the id of line {first}; "
+                "ids must be unique within a file (regenerate it, or remove one of the lines)"
+            )
+        yield record
 
 
 def load_instances(path: str | Path) -> list[AnyInstance]:

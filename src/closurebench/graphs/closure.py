@@ -37,6 +37,7 @@ Example:
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,22 +223,34 @@ class Condensation:
     cyclic: tuple[bool, ...]
 
 
+#: Components between two calls of :func:`tc`'s ``tick``.
+TICK_EVERY = 64
+
+
 def _condense(
-    m: sp.csr_array,
+    m: sp.csr_array, tick: Callable[[], None] | None = None
 ) -> tuple[int, np.ndarray, list[int], list[list[int]], np.ndarray, np.ndarray]:
-    """Raw condensation: (count, labels, topological order, successors, sizes, cyclic)."""
+    """Raw condensation: (count, labels, topological order, successors, sizes, cyclic).
+
+    ``tick`` is called every ``TICK_EVERY * 1024`` condensed edges (see :func:`tc`).
+    """
     n = m.shape[0]
     count, labels = scc_labels(m)
     coo = m.tocoo()
     cu, cv = labels[coo.row], labels[coo.col]
     cross = cu != cv
     base = max(count, 1)
-    pairs = np.unique(cu[cross] * base + cv[cross])
+    # Sorted unique by sort + neighbour comparison: numpy 2's hash-based np.unique is
+    # several times slower on millions of keys (dense DAGs), and cannot be interrupted.
+    keys = np.sort(cu[cross] * base + cv[cross])
+    pairs = keys[np.concatenate(([True], keys[1:] != keys[:-1]))] if keys.size else keys
     src = (pairs // base).tolist()
     dst = (pairs % base).tolist()
     succ: list[list[int]] = [[] for _ in range(count)]
     indeg = [0] * count
-    for a, b in zip(src, dst, strict=True):
+    for k, (a, b) in enumerate(zip(src, dst, strict=True)):
+        if tick is not None and k % (TICK_EVERY * 1024) == 0:
+            tick()
         succ[a].append(b)
         indeg[b] += 1
     # Kahn's algorithm with a stack; deterministic because the inputs are sorted.
@@ -295,11 +308,14 @@ def _member_bits(labels: np.ndarray, sizes: np.ndarray, n: int) -> list[int]:
     return out
 
 
-def tc(adj: AdjacencyLike) -> np.ndarray:
+def tc(adj: AdjacencyLike, *, tick: Callable[[], None] | None = None) -> np.ndarray:
     """Strict transitive closure: ``out[i, j]`` iff a path of length >= 1 leads from i to j.
 
     Args:
         adj: Square adjacency matrix (dense or sparse); nonzero = edge.
+        tick: Called every :data:`TICK_EVERY` components of the closure loop (the only
+            part that can run long: dense DAGs of thousands of nodes); it may raise to
+            interrupt the computation (Ein's deadline does).
 
     Returns:
         An ``(n, n)`` boolean array.
@@ -318,11 +334,13 @@ def tc(adj: AdjacencyLike) -> np.ndarray:
     n = m.shape[0]
     if n == 0:
         return np.zeros((0, 0), dtype=bool)
-    count, labels, order, succ, sizes, cyclic = _condense(m)
+    count, labels, order, succ, sizes, cyclic = _condense(m, tick)
     mbits = _member_bits(labels, sizes, n)
     cyc = cyclic.tolist()
     reach_bits = [0] * count
-    for c in reversed(order):
+    for step, c in enumerate(reversed(order)):
+        if tick is not None and step % TICK_EVERY == 0:
+            tick()
         acc = mbits[c] if cyc[c] else 0
         for d in succ[c]:
             acc |= mbits[d] | reach_bits[d]

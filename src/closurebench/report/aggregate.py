@@ -4,7 +4,12 @@ A *run directory* holds ``results.jsonl`` (one record per instance, written by t
 runner) and optionally ``summary.json``. Runs are read through the one JSONL reader
 (:func:`closurebench.jsonl.scan`, whose policy skips a torn last line) and every line is
 validated as a :class:`~closurebench.schema.ResultRecord` (a message names the file,
-line and field). This module loads runs and computes the
+line and field). Results that ended in error (outcome ``error``: the request failed,
+no model response) are not model results: :func:`load_run` keeps them out of
+:attr:`Run.records`, so every table and figure is over answered instances, and counts
+them in :attr:`Run.errors`; a run with errors, or whose ``summary.json`` says it
+stopped early or is incomplete, is marked incomplete (:attr:`Run.incomplete`).
+This module loads runs and computes the
 quantities the report tables and figures show: accuracies with Wilson 95% intervals,
 outcome shares, token and latency statistics, and the GRIT robustness measures
 (per naming scheme, per form, variance across naming schemes, standard-vs-realistic gap).
@@ -33,6 +38,7 @@ from typing import Any
 from closurebench.errors import ClosureBenchError, DatasetFileError
 from closurebench.jsonl import scan
 from closurebench.schema import Outcome, parse_result
+from closurebench.schema.enums import MODEL_OUTCOMES
 
 __all__ = [
     "NAMING_ORDER",
@@ -59,8 +65,8 @@ __all__ = [
     "wilson_interval",
 ]
 
-OUTCOMES: tuple[Outcome, ...] = tuple(Outcome)
-"""The five mutually exclusive response outcomes, in table order."""
+OUTCOMES: tuple[Outcome, ...] = MODEL_OUTCOMES
+"""The five mutually exclusive response outcomes, in table order (``error`` is not one)."""
 
 _LENIENT_OUTCOMES = (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY)
 
@@ -163,9 +169,13 @@ class Run:
         label: Display label (``model · mode``, made unique across the runs of a report).
         model: ``settings.model`` of the records (or the summary), else the directory name.
         mode: Prompting mode (``direct``, ``cot``, ...) or ``""``.
-        records: The result records in file order: the JSON form of each validated
-            :class:`~closurebench.schema.ResultRecord`, without the response texts.
+        records: The model results in file order: the JSON form of each validated
+            :class:`~closurebench.schema.ResultRecord`, without the response texts;
+            results that ended in error are not among them.
         summary: The parsed ``summary.json``, or ``None`` when absent.
+        errors: Results that ended in error (no model response), left out of
+            ``records``.
+        error_examples: Up to three distinct error messages.
     """
 
     path: Path
@@ -174,6 +184,35 @@ class Run:
     mode: str
     records: list[dict[str, Any]]
     summary: dict[str, Any] | None = field(default=None)
+    errors: int = 0
+    error_examples: list[str] = field(default_factory=list)
+
+    @property
+    def incomplete(self) -> str | None:
+        """Why the run is incomplete, or None when every selected instance has a result.
+
+        Example:
+            >>> Run(Path("."), "m", "m", "", [], errors=2).incomplete
+            '2 instances ended in error (no model response)'
+            >>> Run(Path("."), "m", "m", "", [], {"complete": False, "aborted": "x"}).incomplete
+            'the run stopped early: x'
+            >>> Run(Path("."), "m", "m", "", [{}], {"counts": {"selected": 1}}).incomplete is None
+            True
+        """
+        summary = self.summary or {}
+        parts = []
+        if self.errors:
+            parts.append(f"{self.errors} instances ended in error (no model response)")
+        if summary.get("aborted"):
+            parts.append(f"the run stopped early: {summary['aborted']}")
+        counts = summary.get("counts")
+        selected = counts.get("selected") if isinstance(counts, dict) else None
+        done = len(self.records) + self.errors
+        if isinstance(selected, int) and selected > done:
+            parts.append(f"{selected - done} of {selected} selected instances have no result")
+        if not parts and summary.get("complete") is False:
+            parts.append("its summary.json says it is incomplete")
+        return "; ".join(parts) or None
 
 
 def _first(records: Sequence[dict[str, Any]], getter: Callable[[dict[str, Any]], Any]) -> Any:
@@ -211,7 +250,9 @@ def load_run(path: str | Path) -> Run:
         path: The run directory (or its ``results.jsonl`` file).
 
     Returns:
-        The :class:`Run`.
+        The :class:`Run` (results that ended in error counted in ``errors``, not kept
+        in ``records``; an old file's failed request, ``no_answer`` with an ``error``
+        message, is one of them).
 
     A partly written last line (a run still going, or killed mid-write) is skipped, as
     the runner's resume does. Response and reasoning texts are not kept (no table uses
@@ -235,7 +276,17 @@ def load_run(path: str | Path) -> Run:
     results = p / "results.jsonl"
     if not results.is_file():
         raise ReportError(f"{results}: not found; pass a run directory written by the runner")
-    records = list(_read_results(results))
+    records: list[dict[str, Any]] = []
+    errors = 0
+    examples: list[str] = []
+    for rec in _read_results(results):
+        if rec.get("outcome") == Outcome.ERROR:
+            errors += 1
+            message = str(rec.get("error") or "")
+            if len(examples) < 3 and message not in examples:
+                examples.append(message)
+        else:
+            records.append(rec)
     summary: dict[str, Any] | None = None
     summary_path = p / "summary.json"
     if summary_path.is_file():
@@ -259,7 +310,7 @@ def load_run(path: str | Path) -> Run:
         or ""
     )
     label = f"{model} · {mode}" if mode else str(model)
-    return Run(p, label, str(model), str(mode), records, summary)
+    return Run(p, label, str(model), str(mode), records, summary, errors, examples)
 
 
 def load_runs(paths: Iterable[str | Path]) -> list[Run]:
@@ -385,10 +436,12 @@ def outcome_shares(records: Sequence[dict[str, Any]]) -> dict[str, float]:
         >>> s["wrong"], s["no_answer"], sum(s.values())
         (50.0, 50.0, 100.0)
     """
-    n = len(records)
     counts = {o.value: 0 for o in OUTCOMES}
     for rec in records:
-        counts[Outcome(rec["outcome"]).value] += 1
+        outcome = Outcome(rec["outcome"])
+        if outcome.is_model:  # an error is not a response (load_run drops them anyway)
+            counts[outcome.value] += 1
+    n = sum(counts.values())
     return {k: (100.0 * v / n if n else math.nan) for k, v in counts.items()}
 
 

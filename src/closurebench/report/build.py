@@ -2,11 +2,12 @@
 
 Example:
     >>> import tempfile
-    >>> try:
-    ...     build_report([tempfile.mkdtemp()])
-    ... except ReportError as exc:
-    ...     print(str(exc).endswith("results.jsonl: not found; pass a run directory "
-    ...                             "written by the runner"))
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     try:
+    ...         build_report([empty])
+    ...     except ReportError as exc:
+    ...         print(str(exc).endswith("results.jsonl: not found; pass a run directory "
+    ...                                 "written by the runner"))
     True
 """
 

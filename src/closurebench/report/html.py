@@ -20,7 +20,7 @@ import html
 from collections.abc import Mapping, Sequence
 
 from closurebench.report.aggregate import Run
-from closurebench.report.tables import Table
+from closurebench.report.tables import Table, incomplete_note, run_status
 
 __all__ = ["FIGURE_CAPTIONS", "render_html", "table_html"]
 
@@ -42,6 +42,8 @@ tr:nth-child(even) td{background:#fafafa}
 p.caption{color:#555;font-size:13px;margin:.2em 0}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}
 figcaption{color:#555;font-size:13px}code{background:#f4f4f4;padding:0 3px}
+.incomplete{color:#a40000;font-weight:bold}
+p.warning{background:#fff4e5;border-left:4px solid #e69500;padding:.5em 1em}
 """
 
 
@@ -86,11 +88,15 @@ def render_html(
         f"<h1>{e(title)}</h1>",
         "<h2>Runs</h2><ul>",
     ]
-    parts += [
-        f"<li><b>{e(r.label)}</b> — <code>{e(str(r.path))}</code> ({len(r.records)} records)</li>"
-        for r in runs
-    ]
+    for r in runs:
+        status = e(run_status(r)).replace(
+            "incomplete:", '<span class="incomplete">incomplete</span>:', 1
+        )
+        parts.append(f"<li><b>{e(r.label)}</b> — <code>{e(str(r.path))}</code> ({status})</li>")
     parts.append("</ul>")
+    note = incomplete_note(runs)
+    if note:
+        parts.append(f'<p class="warning"><b>Warning.</b> {e(note)}</p>')
     if figures:
         parts.append("<h2>Figures</h2>")
         for name, png in figures.items():

@@ -9,7 +9,13 @@ their Wilson 95% interval in brackets.
 ClosureBench (paper Tables 3, 4, 5, 10, 11 and the per-category breakdown) and GRIT
 (GRAIN §5.1: per task, per naming scheme with variance, per form with the
 standard-vs-realistic gap, efficiency) tables are produced for the runs that contain
-records of that suite.
+records of that suite. Every table is over answered instances: results that ended in
+error are not model results (see :mod:`~closurebench.report.aggregate`); the run list
+gives their count per run and marks such a run **incomplete**.
+
+Cells are plain text: :meth:`Table.to_markdown` escapes them (:func:`md_escape`), so a
+model name or run label such as ``<img src=x onerror=...>`` shows as text in
+``report.md`` rather than as HTML.
 
 Example:
     >>> from pathlib import Path
@@ -24,6 +30,7 @@ Example:
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -54,6 +61,7 @@ __all__ = [
     "grit_form_table",
     "grit_naming_table",
     "grit_task_table",
+    "md_escape",
     "outcome_table",
     "render_markdown",
     "strict_lenient_table",
@@ -67,6 +75,34 @@ OUTCOME_HEADERS: dict[Outcome, str] = {
     Outcome.FORMAT_ERROR: "Format err.",
     Outcome.NO_ANSWER: "No ans.",
 }
+
+_MD_SPECIAL = re.compile(r"([\\`*~|])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|\]([(\[])")
+
+
+def md_escape(text: str) -> str:
+    """``text`` as literal Markdown: no raw HTML, emphasis, code span, link or cell break.
+
+    ``&``, ``<`` and ``>`` become entities; ``\\``, a backtick, ``*``, ``~``, ``|``, an
+    ``_`` at a word edge and the ``](`` / ``][`` of a link get a backslash. Brackets
+    alone (``75.0 [30.1, 95.4]``) and ``_`` inside words (``reach_then_count``) stay
+    as they are, so the file remains readable.
+
+    Example:
+        >>> print(md_escape("<img src=x onerror=alert(1)> & *bold*"))
+        &lt;img src=x onerror=alert(1)&gt; &amp; \\*bold\\*
+        >>> print(md_escape("[click](http://x) reach_count _x_ 75.0 [30.1, 95.4]"))
+        [click]\\(http://x) reach_count \\_x\\_ 75.0 [30.1, 95.4]
+    """
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+    def sub(m: re.Match[str]) -> str:
+        if m.group(1):
+            return "\\" + m.group(1)
+        if m.group(2):
+            return "]\\" + m.group(2)
+        return "\\_"
+
+    return _MD_SPECIAL.sub(sub, text)
 
 
 @dataclass
@@ -88,10 +124,10 @@ class Table:
     rows: list[list[str]] = field(default_factory=list)
 
     def to_markdown(self) -> str:
-        """Render as a Markdown section (heading, caption, pipe table).
+        """Render as a Markdown section (heading, caption, pipe table; cells escaped).
 
         Example:
-            >>> print(Table("k", "T", "c", ["a", "b"], [["1", "x|y"]]).to_markdown())
+            >>> print(Table("k", "T", "c", ["a", "b"], [["1", "x|y"], ["<b>", "2"]]).to_markdown())
             ### T
             <BLANKLINE>
             c
@@ -99,8 +135,9 @@ class Table:
             | a | b |
             |---|---|
             | 1 | x\\|y |
+            | &lt;b&gt; | 2 |
         """
-        esc = [[c.replace("|", "\\|") for c in row] for row in [self.header, *self.rows]]
+        esc = [[md_escape(c) for c in row] for row in [self.header, *self.rows]]
         lines = [f"### {self.title}", "", self.caption, ""]
         lines.append("| " + " | ".join(esc[0]) + " |")
         lines.append("|" + "|".join("---" for _ in self.header) + "|")
@@ -401,9 +438,43 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     return out
 
 
+def run_status(run: Run) -> str:
+    """A run's counts in one phrase: answered results, errors, and whether it is complete.
+
+    Example:
+        >>> from pathlib import Path
+        >>> run_status(Run(Path("."), "m", "m", "", [{}, {}], errors=1))
+        '2 answered, 1 errors — incomplete: 1 instances ended in error (no model response)'
+        >>> run_status(Run(Path("."), "m", "m", "", [{}]))
+        '1 answered, 0 errors'
+    """
+    text = f"{len(run.records)} answered, {run.errors} errors"
+    why = run.incomplete
+    return f"{text} — incomplete: {why}" if why else text
+
+
 def run_list_markdown(runs: Sequence[Run]) -> str:
-    """A bullet list of the runs (label, directory, record count)."""
-    return "\n".join(f"- **{r.label}** — `{r.path}` ({len(r.records)} records)" for r in runs)
+    """A bullet list of the runs (label, directory, counts, completeness), escaped."""
+    lines = []
+    for r in runs:
+        status = md_escape(run_status(r))
+        if r.incomplete:
+            status = status.replace("incomplete:", "**incomplete**:", 1)
+        lines.append(f"- **{md_escape(r.label)}** — {md_escape(str(r.path))} ({status})")
+    return "\n".join(lines)
+
+
+def incomplete_note(runs: Sequence[Run]) -> str | None:
+    """One sentence when some runs are incomplete (shown above the tables), else None."""
+    bad = [r for r in runs if r.incomplete]
+    if not bad:
+        return None
+    names = ", ".join(r.label for r in bad)
+    return (
+        f"Incomplete runs: {names}. Their tables cover answered instances only; results "
+        "that ended in error (a failed request, no model response) are left out of every "
+        "accuracy. Run the same `closurebench eval` command again to retry them."
+    )
 
 
 def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
@@ -414,6 +485,9 @@ def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
         figures: Relative paths of figure files to link (optional).
     """
     parts = ["# ClosureBench evaluation report", "", "## Runs", "", run_list_markdown(runs), ""]
+    note = incomplete_note(runs)
+    if note:
+        parts += [f"> **Warning.** {md_escape(note)}", ""]
     for suite, tables in all_tables(runs).items():
         parts += [f"## {suite}", ""]
         for table in tables:

@@ -12,6 +12,8 @@ Example:
     (<Outcome.STRICT_CORRECT: 'strict_correct'>, <Outcome.LENIENT_ONLY: 'lenient_only'>)
     >>> [m.value for m in ResultType]
     ['boolean', 'integer', 'float', 'set', 'string', 'compound']
+    >>> Outcome.ERROR.is_model, Outcome.NO_ANSWER.is_model, len(MODEL_OUTCOMES)
+    (False, True, 5)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 __all__ = [
+    "MODEL_OUTCOMES",
     "Ambiguity",
     "ExtractStatus",
     "Match",
@@ -78,13 +81,28 @@ class Match(StrEnum):
 
 
 class Outcome(StrEnum):
-    """The five mutually exclusive per-response outcomes (paper Appendix J, Table 11)."""
+    """What became of one instance: five model outcomes, and ``error``.
+
+    The first five are the mutually exclusive per-response outcomes of the paper
+    (Appendix J, Table 11): they judge what the model answered. ``error`` is not a
+    model outcome: the instance got no response at all, because the request failed
+    after its retries (a dead or overloaded server, a timeout, a malformed reply) or
+    the harness failed. Such a result is an infrastructure failure, so it is left
+    out of every accuracy (which are over *answered* instances), counted separately,
+    marks its run incomplete, and is re-run when the run is resumed.
+    """
 
     STRICT_CORRECT = "strict_correct"
     LENIENT_ONLY = "lenient_only"
     WRONG = "wrong"
     FORMAT_ERROR = "format_error"
     NO_ANSWER = "no_answer"
+    ERROR = "error"
+
+    @property
+    def is_model(self) -> bool:
+        """Whether this outcome judges a model response (every outcome but ``error``)."""
+        return self is not Outcome.ERROR
 
     @classmethod
     def from_match(cls, strict: Match, lenient: Match) -> Outcome:
@@ -96,3 +114,7 @@ class Outcome(StrEnum):
         if strict is Match.FORMAT_ERROR:
             return cls.FORMAT_ERROR
         return cls.WRONG
+
+
+#: The outcomes that judge a model response, in report order (all but ``error``).
+MODEL_OUTCOMES: tuple[Outcome, ...] = tuple(o for o in Outcome if o.is_model)

@@ -39,7 +39,17 @@ from abc import abstractmethod
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    Strict,
+    TypeAdapter,
+    ValidationError,
+)
 
 from closurebench.errors import DatasetFileError
 from closurebench.schema.enums import Ambiguity, ResultType, Suite
@@ -57,7 +67,54 @@ __all__ = [
     "parse_instance",
 ]
 
-NodeId = Annotated[int, Field(ge=0)]
+# Numbers and booleans are strict: a file holding ``"n": "5"`` or ``"directed": "true"`` is
+# damaged, not something to coerce (pydantic's lax mode would read them as 5 and True).
+# Strict floats still take ints (``clean`` writes 1.0 as 1).
+Int = Annotated[int, Strict()]
+Bool = Annotated[bool, Strict()]
+Float = Annotated[float, Strict()]
+NodeId = Annotated[int, Strict(), Field(ge=0)]
+Count = Annotated[int, Strict(), Field(ge=1)]
+
+
+def _exact_int(value: Any) -> Any:
+    """Refuse a float or bool where an integer literal is due (``Strict`` cannot wrap one).
+
+    Example:
+        >>> _exact_int(2)
+        2
+        >>> _exact_int(2.0)
+        Traceback (most recent call last):
+        ...
+        ValueError: expected an integer, got float 2.0
+    """
+    if isinstance(value, bool | float):
+        raise ValueError(f"expected an integer, got {type(value).__name__} {value!r}")
+    return value
+
+
+def _required(value: JsonValue) -> JsonValue:
+    """Reject ``null`` where the spec requires a value (a reference answer).
+
+    Example:
+        >>> _required([1, 2])
+        [1, 2]
+        >>> _required(None)
+        Traceback (most recent call last):
+        ...
+        ValueError: null is not allowed: every instance needs its reference answer
+    """
+    if value is None:
+        raise ValueError("null is not allowed: every instance needs its reference answer")
+    return value
+
+
+#: A JSON value that must be present and not ``null`` (the reference answer).
+Required = Annotated[
+    JsonValue,
+    AfterValidator(_required),
+    Field(json_schema_extra={"not": {"type": "null"}}),
+]
 
 
 class Seeds(NamedTuple):
@@ -68,7 +125,10 @@ class Seeds(NamedTuple):
 
 
 class _Record(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, use_enum_values=False)
+    # Field docstrings become the fields' descriptions in the JSON Schemas (and docs/).
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, use_enum_values=False, use_attribute_docstrings=True
+    )
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-ready dict of this record (every field, enums as their strings)."""
@@ -78,18 +138,25 @@ class _Record(BaseModel):
 class ClosureGraph(_Record):
     """A ClosureBench graph: ``edges`` are ``[u, v]`` pairs of node ids."""
 
-    directed: bool
-    n: Annotated[int, Field(ge=1)]
+    directed: Bool
+    """Whether an edge ``[u, v]`` goes one way (False only for the triangle categories)."""
+    n: Count
+    """Number of nodes; nodes are ``0 .. n-1``."""
     edges: list[tuple[NodeId, NodeId]]
+    """The edges ``[u, v]``, in node ids."""
 
 
 class GritGraph(_Record):
     """A GRIT graph: ``edges`` are ``[u, v, w]`` (``w == 1`` when unweighted)."""
 
-    directed: bool
-    weighted: bool
-    n: Annotated[int, Field(ge=1)]
-    edges: list[tuple[NodeId, NodeId, int]]
+    directed: Bool
+    """Whether an edge ``[u, v, w]`` goes one way."""
+    weighted: Bool
+    """Whether the weights mean something (else every ``w`` is 1)."""
+    n: Count
+    """Number of nodes; nodes are ``0 .. n-1``."""
+    edges: list[tuple[NodeId, NodeId, Int]]
+    """The edges ``[u, v, w]``, in node ids, with integer weight ``w``."""
 
 
 class Envelope(_Record):
@@ -100,16 +167,23 @@ class Envelope(_Record):
         split: The split the instance belongs to.
         n: Number of nodes.
         question: The question text given to the model.
-        answer: The reference answer, as the model must give it (names, labels).
+        answer: The reference answer, as the model must give it (names, labels); never
+            ``null``.
         version: The closurebench version that generated it.
     """
 
     id: str
+    """Unique id within its file (names suite, split and position)."""
     split: str
-    n: Annotated[int, Field(ge=1)]
+    """The split the instance belongs to."""
+    n: Count
+    """Number of nodes."""
     question: str
-    answer: JsonValue
+    """The question text given to the model."""
+    answer: Required
+    """The reference answer as the model must give it (in names/labels); never null."""
     version: str
+    """The closurebench version that generated it."""
 
     @property
     @abstractmethod
@@ -136,25 +210,46 @@ class ClosureInstance(Envelope):
     """One ClosureBench question (``spec/closurebench.md``, "Instance record")."""
 
     suite: Literal[Suite.CLOSURE]
+    """Always ``closure``."""
     split: Literal["train", "heldout", "finetune"]
+    """The split the instance belongs to."""
     category: str
-    level: Literal[1, 2, 3]
+    """One of the 26 categories (``docs/categories.md``)."""
+    level: Annotated[Literal[1, 2, 3], BeforeValidator(_exact_int)]
+    """1 atomic, 2 chain, 3 composition."""
     result_type: ResultType
-    density: float
-    structural_seed: int
-    surface_seed: int
+    """The JSON type of the answer; scoring compares by it."""
+    density: Float
+    """The edge density ρ the graph was drawn at."""
+    structural_seed: Int
+    """Fixes n, ρ, the graph, the anchors and so the answer."""
+    surface_seed: Int
+    """Fixes the label pool, frame, style, edge order and encoding."""
     label_pool: str
+    """The pool the node labels were drawn from."""
     labels: list[str]
+    """The label of node ``i`` at index ``i``."""
     domain: str
+    """The domain frame the question is worded in (cities, companies, family, ...)."""
     style: str
+    """The wording style of the question."""
     encoding: Literal["nl", "json", "matrix"]
-    answer_ids: JsonValue
+    """How the graph is given: natural language, JSON edge list or adjacency matrix."""
+    answer_ids: Required
+    """The reference answer in node ids; never null."""
     alt_answer: JsonValue
+    """The answer under the other source-inclusion convention (lenient scoring of the
+    ambiguous categories), in labels; null when there is none."""
     ambiguity: Ambiguity | None
+    """The lenient-scoring class (``count`` or ``set``), or null."""
     graph: ClosureGraph
+    """The graph the question describes."""
     graph2: ClosureGraph | None
-    anchors: dict[str, int]
+    """This year's graph of ``graph_comparison`` (``graph`` is last year's); else null."""
+    anchors: dict[str, Int]
+    """The query's anchors: node ids (``X``, ``Y``) and numbers (``k``)."""
     programs: dict[Literal["ein", "python"], str]
+    """The two programs that compute the answer: Ein and Python + NetworkX."""
 
     @property
     def seeds(self) -> Seeds:
@@ -184,28 +279,45 @@ class ClosureInstance(Envelope):
 class GritSeed(_Record):
     """The two seeds of a GRIT view."""
 
-    structure: int
-    surface: int
+    structure: Int
+    """Fixes the base graph and its query (shared by the graph's 8 views)."""
+    surface: Int
+    """Fixes this view's wording and names."""
 
 
 class GritInstance(Envelope):
     """One GRIT question: one view of a base graph (``spec/grit.md``, "Instance record")."""
 
     suite: Literal[Suite.GRIT]
+    """Always ``grit``."""
     split: Literal["train", "test", "large", "ood"]
+    """The split the instance belongs to."""
     task: str
+    """One of the 6 tasks (``docs/categories.md``)."""
     graph_id: str
+    """The base graph: its 8 views share it (``grit-<split>-<index>``)."""
     view: str
+    """``<form>/<naming>``."""
     form: str
+    """``standard`` (graph-theory wording) or ``realistic`` (a scenario's wording)."""
     naming: str
+    """How nodes are named: ``canonical``, ``random``, ``semantic`` or ``mixed``."""
     scenario: str
+    """The scenario the realistic form is worded in."""
     solution: JsonValue
+    """One optimal path/tour/cover/colouring/order in node ids, or null."""
     certificate: dict[str, JsonValue] | None
+    """``{"method", "bound", "gap": 0}`` proving optimality (NP-hard tasks), else null."""
     graph: GritGraph
+    """The base graph, in node ids."""
     names: list[str]
-    aliases: dict[str, int]
+    """The display name of node ``i`` at index ``i`` in this view."""
+    aliases: dict[str, NodeId]
+    """Other names this view uses for a node (alias -> node id)."""
     params: dict[str, JsonValue]
+    """The query: ``source``, ``target``, ``centrality`` kind, ... (node ids, numbers)."""
     seed: GritSeed
+    """The view's two seeds."""
 
     @property
     def seeds(self) -> Seeds:
@@ -250,7 +362,8 @@ def describe_validation_error(exc: ValidationError, limit: int = 3) -> str:
         elif err["type"] == "extra_forbidden":
             parts.append(f"field {loc!r} is not a field of this record")
         else:
-            parts.append(f"field {loc!r}: {err['msg']} (got {shown})")
+            msg = err["msg"].removeprefix("Value error, ")
+            parts.append(f"field {loc!r}: {msg} (got {shown})")
     more = len(exc.errors()) - limit
     return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
 

@@ -6,6 +6,12 @@ Example:
     (True, 0, False)
     >>> parse_result(r.to_json()) == r
     True
+
+A result written before ``error`` was an outcome (a failed request recorded as
+``no_answer`` with an ``error`` message) reads as ``error``:
+
+    >>> parse_result({"id": "b", "outcome": "no_answer", "error": "503", "mode": "d"}).outcome
+    <Outcome.ERROR: 'error'>
 """
 
 from __future__ import annotations
@@ -13,13 +19,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
 from closurebench.errors import DatasetFileError
 from closurebench.schema.enums import Outcome
 from closurebench.schema.instances import describe_validation_error
 
-__all__ = ["META_FIELDS", "ResultRecord", "Usage", "parse_result", "result_schema"]
+__all__ = [
+    "META_FIELDS",
+    "ResultRecord",
+    "Usage",
+    "is_error_result",
+    "parse_result",
+    "result_schema",
+    "upgrade_result",
+]
 
 #: Instance fields copied into each result, so reports need not reopen the dataset.
 META_FIELDS = (
@@ -33,6 +47,43 @@ META_FIELDS = (
     "naming",
     "scenario",
 )
+
+
+def upgrade_result(obj: dict[str, Any]) -> dict[str, Any]:
+    """Bring a results-file object written by an older version up to date, in place.
+
+    Before ``error`` was an outcome, a failed request was recorded as ``no_answer``
+    with its message in ``error``; such a record is an infrastructure failure, so its
+    outcome becomes ``error``.
+
+    Args:
+        obj: One results-file object (changed in place).
+
+    Returns:
+        ``obj``.
+
+    Example:
+        >>> upgrade_result({"outcome": "no_answer", "error": "boom"})["outcome"]
+        'error'
+        >>> upgrade_result({"outcome": "no_answer", "error": None})["outcome"]
+        'no_answer'
+    """
+    if obj.get("error") and obj.get("outcome") == Outcome.NO_ANSWER:
+        obj["outcome"] = Outcome.ERROR.value
+    return obj
+
+
+def is_error_result(obj: Mapping[str, Any]) -> bool:
+    """Whether a results-file object records a failure rather than a model response.
+
+    Example:
+        >>> is_error_result({"outcome": "error"}), is_error_result({"outcome": "wrong"})
+        (True, False)
+        >>> is_error_result({"outcome": "no_answer", "error": "timeout"})  # an old file
+        True
+    """
+    outcome = obj.get("outcome")
+    return outcome == Outcome.ERROR or (outcome == Outcome.NO_ANSWER and bool(obj.get("error")))
 
 
 class Usage(BaseModel):
@@ -62,7 +113,7 @@ class ResultRecord(BaseModel):
         requests: Model calls the instance took.
         settings: The generation settings.
         mode: The evaluation mode.
-        error: The error message when the instance failed after all retries.
+        error: The error message when the instance failed (outcome ``error``).
         extra: Mode-specific details (program output, rounds, ...).
         suite, category, level, n, result_type, task, form, naming, scenario: Copied
             from the instance (:data:`META_FIELDS`; null where the suite has no such field).
@@ -95,6 +146,19 @@ class ResultRecord(BaseModel):
     form: str | None = None
     naming: str | None = None
     scenario: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        """Read an old file's failed request (``no_answer`` + ``error``) as ``error``."""
+        if isinstance(data, dict) and data.get("error") and data.get("outcome") == "no_answer":
+            return {**data, "outcome": Outcome.ERROR.value}
+        return data
+
+    @property
+    def is_error(self) -> bool:
+        """Whether the instance failed (no model response; left out of accuracy)."""
+        return self.outcome is Outcome.ERROR
 
     def to_json(self) -> dict[str, Any]:
         """The JSON-ready dict of this record."""

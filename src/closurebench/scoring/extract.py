@@ -13,7 +13,10 @@ Two answer forms exist:
   of names (separated by ``->``/``→``, or by commas/semicolons/new lines), or one bare
   string. ``\boxed{}`` inside a block and ``\text{…}`` wrappers are unwrapped.
 
-:func:`extract_answer` never raises: malformed text is an outcome (``status``).
+:func:`extract_answer` never raises: malformed text is an outcome (``status``). Numbers
+that no result file can hold are malformed too: ``NaN``/``Infinity``, a float that
+overflows (``1e999``) and an integer longer than Python converts (4,300 digits) are a
+``format_error``.
 
 Statuses:
     ``ok``: a value was found.
@@ -45,6 +48,7 @@ Example:
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -53,7 +57,38 @@ from closurebench.schema.enums import ExtractStatus
 
 __all__ = ["Extracted", "extract_answer", "parse_block"]
 
-_DECODER = json.JSONDecoder()
+
+def _int(text: str) -> int | float:
+    """A JSON integer; ``nan`` (rejected by :func:`_holdable`) past Python's digit limit."""
+    try:
+        return int(text)
+    except ValueError:  # more than sys.get_int_max_str_digits() digits
+        return math.nan
+
+
+def _holdable(value: Any) -> bool:
+    """Every number in ``value`` is finite (``NaN``, ``Infinity``, ``1e999`` are not).
+
+    Example:
+        >>> _holdable({"a": [1, 2.5]}), _holdable([1, float("inf")])
+        (True, False)
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, float) and not math.isfinite(item):
+            return False
+        if isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return True
+
+
+#: JSON parsing of model text. Python's parser also reads ``NaN``/``Infinity`` and turns
+#: ``1e999`` into ``inf``; an over-long integer becomes ``nan`` here instead of raising.
+#: Values with such numbers are a format error (:func:`_holdable`): no file can hold them.
+_DECODER = json.JSONDecoder(parse_int=_int)
 _BLOCK = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _OPEN = re.compile(r"<answer>", re.IGNORECASE)
 _BOXED = "\\boxed{"
@@ -82,6 +117,10 @@ def _embedded_objects(text: str) -> tuple[list[Any], bool]:
         except json.JSONDecodeError:
             if _JSONISH_OPEN.match(text, start) or "}" not in text[start:]:
                 broken = True
+            start = text.find("{", start + 1)
+            continue
+        if not _holdable(obj):  # valid JSON syntax, but a number no result file can hold
+            broken = True
             start = text.find("{", start + 1)
             continue
         found.append(obj)
@@ -141,10 +180,14 @@ def parse_block(content: str) -> Extracted:
     if not text:
         return Extracted(ExtractStatus.FORMAT_ERROR)
     try:
-        value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError, ValueError):
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError:
         pass
+    except RecursionError:
+        return Extracted(ExtractStatus.FORMAT_ERROR)
     else:
+        if not _holdable(value):
+            return Extracted(ExtractStatus.FORMAT_ERROR)
         if isinstance(value, dict) and "answer" in value:
             return Extracted(ExtractStatus.OK, value["answer"])
         return Extracted(ExtractStatus.OK, value)
@@ -153,10 +196,10 @@ def parse_block(content: str) -> Extracted:
     if text[0] == "[" and text[-1] == "]":
         text = text[1:-1].strip()
     if _NUMBER.match(text):
-        number = float(text)
-        return Extracted(
-            ExtractStatus.OK, int(number) if re.fullmatch(r"[+-]?\d+", text) else number
-        )
+        number = _int(text) if re.fullmatch(r"[+-]?\d+", text) else float(text)
+        if not _holdable(number):  # over Python's 4,300-digit limit, or overflows a float
+            return Extracted(ExtractStatus.FORMAT_ERROR)
+        return Extracted(ExtractStatus.OK, number)
     names = _split_names(text)
     if names is not None:
         return Extracted(ExtractStatus.OK, names)
@@ -184,10 +227,12 @@ def _grit_form(text: str) -> Extracted | None:
 
 def _json_form(stripped: str) -> Extracted:
     try:
-        whole = json.loads(stripped)
-    except (json.JSONDecodeError, RecursionError, ValueError):
+        whole = _DECODER.decode(stripped)
+    except (json.JSONDecodeError, RecursionError):
         whole = None
     else:
+        if not _holdable(whole):
+            return Extracted(ExtractStatus.FORMAT_ERROR)
         if isinstance(whole, dict):
             if "answer" in whole:
                 return Extracted(ExtractStatus.OK, whole["answer"])

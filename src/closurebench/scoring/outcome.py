@@ -18,12 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from closurebench.schema.enums import Outcome
+from closurebench.schema.enums import MODEL_OUTCOMES, Outcome
 
 __all__ = ["OUTCOMES", "Score"]
 
-#: The outcome names, in report order.
-OUTCOMES: tuple[str, ...] = tuple(o.value for o in Outcome)
+#: The names of the outcomes a scorer gives (the model's; ``error`` is the harness's), in
+#: report order.
+OUTCOMES: tuple[str, ...] = tuple(o.value for o in MODEL_OUTCOMES)
 
 
 @dataclass(frozen=True)

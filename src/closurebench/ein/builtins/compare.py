@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from closurebench.ein.abstract import Abstract, broadcast_shapes, ensure_elements
+from closurebench.ein.abstract import Abstract, broadcast_shapes, element_count, ensure_elements
 from closurebench.ein.builtins.base import Param, builtin
 from closurebench.ein.errors import ShapeError
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
@@ -35,7 +35,8 @@ def compare_values(
         raise ShapeError(
             f"{fname}: cannot broadcast shape {a.shape} with shape {b.shape}"
         ) from None
-    ensure_elements(shape, limits, f"{fname}(...)")
+    # The comparison's boolean array (1 byte per element) lives until the float copy exists.
+    ensure_elements(shape, limits, f"{fname}(...)", scratch=element_count(shape))
     return op(a, b).astype(np.float64)
 
 

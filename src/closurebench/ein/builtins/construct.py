@@ -41,6 +41,7 @@ def vec(lst: np.ndarray, n: int | None = None, *, limits: Limits = DEFAULT_LIMIT
     """
     if n is not None and lst.shape[0] != n:
         raise ShapeError(f"vec: the list has shape ({lst.shape[0]},) but N = {n}")
+    ensure_elements(lst.shape, limits, f"vec(..., {lst.shape[0]})")
     return lst.astype(np.float64, copy=True)
 
 

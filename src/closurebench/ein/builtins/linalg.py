@@ -53,7 +53,9 @@ def diag(a: np.ndarray, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
     """
     if a.ndim == 1:
         ensure_elements((a.shape[0], a.shape[0]), limits, "diag(v)")
-    return result(np.diag(a)).copy()
+        return result(np.diag(a))  # a new matrix
+    ensure_elements((min(a.shape),), limits, "diag(A)")
+    return result(np.diag(a)).copy()  # np.diag of a matrix is a read-only view
 
 
 def _infer_transpose(a: Abstract) -> Abstract:
@@ -68,4 +70,5 @@ def transpose(a: np.ndarray, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
         >>> transpose(np.array([[0.0, 1.0], [0.0, 0.0]])).tolist()
         [[0.0, 0.0], [1.0, 0.0]]
     """
+    ensure_elements(a.shape[::-1], limits, "transpose(A)")
     return np.array(a.T, dtype=np.float64, order="C")

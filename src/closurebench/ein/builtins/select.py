@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from closurebench.ein.abstract import Abstract
+from closurebench.ein.abstract import Abstract, element_count, ensure_elements
 from closurebench.ein.builtins.base import Param, builtin, check_axis, known_int
 from closurebench.ein.errors import IndexOutOfRangeError
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
@@ -63,4 +63,7 @@ a rank-2 value (valid axes: 0, 1)
     """
     check_axis("select", d, t.ndim, arg=2)
     _check_position(i, d, t.shape[d])
+    shape = t.shape[:d] + t.shape[d + 1 :]
+    # np.take makes one copy, astype a second.
+    ensure_elements(shape, limits, "select(...)", scratch=8 * element_count(shape))
     return np.take(t, i, axis=d).astype(np.float64, copy=True)

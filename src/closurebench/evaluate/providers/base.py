@@ -10,12 +10,19 @@ Example:
     ('m', 1)
     >>> ProviderError("server busy; retry later", retryable=True, status=503).retryable
     True
+    >>> ProviderError("model not served", status=404).fatal
+    True
+    >>> GenerationSettings(model="m", timeout_s=-5).check()
+    Traceback (most recent call last):
+    ...
+    closurebench.errors.ConfigError: --timeout must be a positive number of seconds, got -5
 """
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -24,6 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 from closurebench.errors import ClosureBenchError, ConfigError
 
 __all__ = [
+    "FATAL_STATUS",
     "Completion",
     "GenerationSettings",
     "Provider",
@@ -32,6 +40,11 @@ __all__ = [
     "ProviderSpec",
     "check_reachable",
 ]
+
+#: HTTP statuses that say the run's configuration is wrong for every request alike
+#: (bad request, key, permission, model or path): a non-retryable error with one of
+#: these stops the run at once (see :attr:`ProviderError.fatal`).
+FATAL_STATUS = frozenset({400, 401, 403, 404, 405, 422})
 
 
 @dataclass(frozen=True)
@@ -61,6 +74,25 @@ class GenerationSettings:
             A dict with one key per field.
         """
         return asdict(self)
+
+    def check(self) -> None:
+        """Reject values no request can use, naming the ``closurebench eval`` option.
+
+        Raises:
+            ConfigError: naming the option, the value and the accepted range.
+        """
+        if not self.model:
+            raise ConfigError("--model is empty; pass the model name the server serves")
+        if not (math.isfinite(self.timeout_s) and self.timeout_s > 0):
+            raise ConfigError(
+                f"--timeout must be a positive number of seconds, got {self.timeout_s:g}"
+            )
+        if not (math.isfinite(self.temperature) and self.temperature >= 0):
+            raise ConfigError(f"--temperature must be >= 0, got {self.temperature:g}")
+        if self.max_tokens < 1:
+            raise ConfigError(f"--max-tokens must be >= 1, got {self.max_tokens}")
+        if self.top_p is not None and not (0 < self.top_p <= 1):
+            raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p:g}")
 
 
 @dataclass(frozen=True)
@@ -94,6 +126,12 @@ class ProviderError(ClosureBenchError):
             (rate limits, server errors, timeouts, connection errors).
         status: The HTTP status code, when there was one.
         retry_after_s: Seconds the server asked to wait (``Retry-After``), if any.
+        fatal: True when every other request of the run would fail the same way (a
+            wrong key, model, path or request shape): the runner then stops the run at
+            once instead of recording the instance as failed. By default, a
+            non-retryable error whose status is in :data:`FATAL_STATUS`; a provider
+            passes ``fatal=False`` for a rejection specific to one request (a prompt
+            longer than the model's context).
     """
 
     def __init__(
@@ -103,6 +141,7 @@ class ProviderError(ClosureBenchError):
         retryable: bool = False,
         status: int | None = None,
         retry_after_s: float | None = None,
+        fatal: bool | None = None,
     ):
         """Create the error.
 
@@ -111,17 +150,20 @@ class ProviderError(ClosureBenchError):
             retryable: Whether the runner may retry the request.
             status: HTTP status code, if any.
             retry_after_s: Seconds the server asked to wait before retrying, if any.
+            fatal: Whether the run must stop (None: derived from ``retryable`` and
+                ``status``).
         """
         super().__init__(message)
         self.retryable = retryable
         self.status = status
         self.retry_after_s = retry_after_s
+        self.fatal = (not retryable and status in FATAL_STATUS) if fatal is None else fatal
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Keep ``retryable`` and ``status`` when pickled (e.g. across processes)."""
+        """Keep every field when pickled (e.g. across processes)."""
         return (
             _rebuild_provider_error,
-            (type(self), str(self), self.retryable, self.status, self.retry_after_s),
+            (type(self), str(self), self.retryable, self.status, self.retry_after_s, self.fatal),
         )
 
 
@@ -131,8 +173,11 @@ def _rebuild_provider_error(
     retryable: bool,
     status: int | None,
     retry_after_s: float | None,
+    fatal: bool | None = None,
 ) -> ProviderError:
-    return cls(message, retryable=retryable, status=status, retry_after_s=retry_after_s)
+    return cls(
+        message, retryable=retryable, status=status, retry_after_s=retry_after_s, fatal=fatal
+    )
 
 
 @runtime_checkable

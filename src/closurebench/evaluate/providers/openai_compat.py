@@ -24,6 +24,7 @@ import asyncio
 import ipaddress
 import json
 import os
+import re
 import time
 from typing import Any
 from urllib.parse import urlparse
@@ -38,6 +39,12 @@ __all__ = ["DEFAULT_API_KEY_ENV", "OpenAICompatProvider", "is_local_url"]
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 _DUMMY_KEY = "EMPTY"
 _RETRYABLE_STATUS = frozenset({408, 409, 425, 429})
+# A rejection of one request's length, not of the run's configuration: vLLM, SGLang,
+# llama.cpp, Ollama and OpenAI word it differently, all with one of these phrases.
+_CONTEXT_OVERFLOW = re.compile(
+    r"context[ _](length|size|window)|maximum context|too many tokens|prompt is too long",
+    re.IGNORECASE,
+)
 
 
 def is_local_url(url: str) -> bool:
@@ -289,11 +296,13 @@ class OpenAICompatProvider:
                 retry_after_s=retry_after,
             )
         if status >= 500 or status in _RETRYABLE_STATUS:
+            retry_after = _retry_after(exc)
             return ProviderError(
                 f"server error from {url} ({status}: {detail}); retry later or check the "
                 "server's logs",
                 retryable=True,
                 status=status,
+                retry_after_s=retry_after,
             )
         if status == 401:
             return ProviderError(
@@ -315,6 +324,17 @@ class OpenAICompatProvider:
                 f"(GET {url}/models lists what is served) and --base-url",
                 retryable=False,
                 status=status,
+            )
+        if _CONTEXT_OVERFLOW.search(detail):
+            # This instance's prompt is too long for the model: the others may fit, so
+            # the instance fails and the run goes on.
+            return ProviderError(
+                f"request rejected by {url} ({status}: {detail}); the prompt plus "
+                f"max_tokens={settings.max_tokens} exceeds the model's context: lower "
+                "--max-tokens or serve the model with a longer context",
+                retryable=False,
+                status=status,
+                fatal=False,
             )
         return ProviderError(
             f"request rejected by {url} ({status}: {detail}); check the generation settings "

@@ -14,7 +14,7 @@ Wire protocol (parent <-> worker, over a socket pair, both ends asyncio): frames
 configuration ``{"kind": ..., "kwargs": {...}}``; after that the parent sends
 ``[request_id, messages, settings]`` and the worker answers ``[request_id, "ok",
 completion]`` or ``[request_id, "error", {message, retryable, status,
-retry_after_s}]``. A worker that dies fails its pending requests with a retryable
+retry_after_s, fatal}]``. A worker that dies fails its pending requests with a retryable
 :class:`ProviderError` and is restarted on the next request.
 
 Example:
@@ -107,6 +107,7 @@ class _Worker:
                             retryable=bool(payload.get("retryable")),
                             status=payload.get("status"),
                             retry_after_s=payload.get("retry_after_s"),
+                            fatal=payload.get("fatal"),
                         )
                     )
         except (asyncio.IncompleteReadError, ConnectionError) as exc:
@@ -330,6 +331,7 @@ def _error_payload(exc: ProviderError) -> dict[str, Any]:
         "retryable": exc.retryable,
         "status": exc.status,
         "retry_after_s": exc.retry_after_s,
+        "fatal": exc.fatal,
     }
 
 

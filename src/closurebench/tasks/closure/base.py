@@ -47,7 +47,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from closurebench import ein
-from closurebench.errors import Resample, SamplingError, VerificationError
+from closurebench.errors import Resample, SamplingError, VerificationError, shorten
 from closurebench.graphs import Graph
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.seeding import SeedPart, rng
@@ -55,6 +55,7 @@ from closurebench.structures.closure import ClosureStructure
 
 __all__ = [
     "RESULT_TYPES",
+    "TESTED_MAX_N",
     "AnchorExcludedSetTask",
     "Answer",
     "ClosureStructure",
@@ -71,6 +72,10 @@ __all__ = [
     "sample_verified",
     "verify",
 ]
+
+#: The largest ``n`` at which every category is tested to generate (at the default
+#: densities; ``tests/tasks/test_closure_large_n.py``); ``closurebench categories`` shows it.
+TESTED_MAX_N = 100
 
 #: The result type names, in :class:`~closurebench.schema.enums.ResultType` order.
 RESULT_TYPES: tuple[str, ...] = tuple(t.value for t in ResultType)
@@ -100,29 +105,33 @@ def normalize(result_type: str, value: Any, keys: Mapping[str, str] | None = Non
                 return bool(value)
             f = float(value)
             if f not in (0.0, 1.0):
-                raise ValueError(f"{value!r} is not 0/1")
+                raise ValueError(f"{shorten(repr(value))} is not 0/1")
             return f == 1.0
         if result_type in ("integer", "string"):
             f = float(value)
             if not f.is_integer():
-                raise ValueError(f"{value!r} is not an integer")
+                raise ValueError(f"{shorten(repr(value))} is not an integer")
             return int(f)
         if result_type == "float":
             f = float(value)
             if not math.isfinite(f):
-                raise ValueError(f"{value!r} is not finite")
+                raise ValueError(f"{shorten(repr(value))} is not finite")
             return round(f + 0.0, 2) + 0.0
         if result_type == "set":
             items = [int(v) for v in value]
             if len(set(items)) != len(items):
-                raise ValueError(f"{value!r} has duplicates")
+                raise ValueError(f"{shorten(repr(value))} has duplicates")
             return tuple(sorted(items))
         if result_type == "compound":
             if not isinstance(value, Mapping) or keys is None or set(value) != set(keys):
-                raise ValueError(f"{value!r} does not have the keys {sorted(keys or {})}")
+                raise ValueError(
+                    f"{shorten(repr(value))} does not have the keys {sorted(keys or {})}"
+                )
             return {k: normalize(keys[k], value[k]) for k in sorted(keys)}
     except (TypeError, ValueError) as exc:
-        raise VerificationError(f"cannot read {value!r} as a {result_type}: {exc}") from None
+        raise VerificationError(
+            f"cannot read {shorten(repr(value))} as a {result_type}: {shorten(exc)}"
+        ) from None
     raise VerificationError(f"unknown result type {result_type!r}; expected one of {RESULT_TYPES}")
 
 
@@ -170,7 +179,7 @@ def ein_set(result: ein.EinResult, n: int, category: str) -> list[int]:
     value = np.asarray(result.value, dtype=float)
     if value.shape != (n,) or not np.isin(value, (0.0, 1.0)).all():
         raise VerificationError(
-            f"{category}: the Ein program printed {value.tolist()!r}, "
+            f"{category}: the Ein program printed {shorten(value.tolist())}, "
             f"not a 0/1 vector of length {n}"
         )
     return [i for i in range(n) if value[i] == 1]
@@ -203,6 +212,22 @@ def python_graph(graph: Graph, name: str = "G") -> str:
     )
 
 
+def _excerpt(program: str) -> str:
+    """A program quoted on one line of an error message (newlines shown as ``⏎``, shortened).
+
+    Example:
+        >>> _excerpt("A = 1\\n:print A\\n")
+        'A = 1 ⏎ :print A'
+    """
+    return shorten(" ⏎ ".join(line for line in program.strip().splitlines()))
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of an error's message (Ein errors add a source excerpt and a caret)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def run_python(program: str) -> Any:
     """Execute a generated Python program and parse the JSON value it prints last.
 
@@ -218,16 +243,18 @@ def run_python(program: str) -> Any:
             exec(compile(program, "<python-program>", "exec"), {"__name__": "__main__"})
     except Exception as exc:
         raise VerificationError(
-            f"the Python program failed: {type(exc).__name__}: {exc}\n{program}"
+            f"the Python program failed: {type(exc).__name__}: {shorten(exc)}; "
+            f"program: {_excerpt(program)}"
         ) from None
     lines = [line for line in out.getvalue().splitlines() if line.strip()]
     if not lines:
-        raise VerificationError(f"the Python program printed nothing\n{program}")
+        raise VerificationError(f"the Python program printed nothing; program: {_excerpt(program)}")
     try:
         return json.loads(lines[-1])
     except json.JSONDecodeError as exc:
         raise VerificationError(
-            f"the Python program printed {lines[-1]!r}, not JSON ({exc})\n{program}"
+            f"the Python program printed {shorten(repr(lines[-1]))}, not JSON ({exc}); "
+            f"program: {_excerpt(program)}"
         ) from None
 
 
@@ -410,7 +437,10 @@ def _confirm(task: ClosureTask, s: ClosureStructure, solver: Answer, attempts: i
     try:
         ein_result = ein.run(ein_src)
     except ein.EinError as exc:
-        raise VerificationError(f"{task.name}: the Ein program failed: {exc}\n{ein_src}") from None
+        raise VerificationError(
+            f"{task.name}: the Ein program failed: {shorten(_first_line(exc))}; "
+            f"program: {_excerpt(ein_src)}"
+        ) from None
     by_ein = task.norm(task.ein_answer(ein_result, s))
     t0 = _add(timings, "ein", t0)
     py_src = task.python_program(s)
@@ -421,8 +451,9 @@ def _confirm(task: ClosureTask, s: ClosureStructure, solver: Answer, attempts: i
         and answers_equal(task.result_type, solver, by_python)
     ):
         raise VerificationError(
-            f"{task.name}: routes disagree on {s.to_dict()}: solver={solver!r}, "
-            f"ein={by_ein!r}, python={by_python!r}"
+            f"{task.name}: routes disagree on {shorten(s.to_dict())}: "
+            f"solver={shorten(repr(solver))}, ein={shorten(repr(by_ein))}, "
+            f"python={shorten(repr(by_python))}"
         )
     alt = task.alternative(s, solver)
     return Verified(

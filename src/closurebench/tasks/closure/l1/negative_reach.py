@@ -25,7 +25,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, draw
+from closurebench.tasks.closure.sampling import draw, reach_digraph
 
 
 class NegativeReach(AnchorExcludedSetTask):
@@ -45,7 +45,7 @@ class NegativeReach(AnchorExcludedSetTask):
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         full = tc(graph) | np.eye(n, dtype=bool)
         x = draw(g, [v for v in range(n) if not full[v].all()], self.name, "X")
         return ClosureStructure(self.name, graph, (("X", x),))

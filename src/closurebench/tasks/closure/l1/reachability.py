@@ -22,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class Reachability(ClosureTask):
@@ -45,7 +45,7 @@ class Reachability(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("reach",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         d = desc(graph, x)
         d_x = d.copy()

@@ -23,7 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph
+from closurebench.tasks.closure.sampling import reach_digraph
 
 
 class SccSame(ClosureTask):
@@ -50,7 +50,7 @@ class SccSame(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("each reach the other",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         _, labels = scc_labels(graph)
         same = labels[:, None] == labels[None, :]
         want_same = g.random() < 0.5

@@ -27,13 +27,31 @@ from closurebench.tasks.closure.base import (
     not_node,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import desc_matrix, digraph, draw
+from closurebench.tasks.closure.sampling import desc_matrix, draw, reach_digraph
 
 
 def _difference(d: np.ndarray, x: int, y: int) -> list[int]:
     out = d[x] & ~d[y]
     out[[x, y]] = False
     return [int(v) for v in np.flatnonzero(out)]
+
+
+def _pairs(d: np.ndarray) -> list[tuple[int, int]]:
+    """Every ``(x, y)``, ``x != y``, with a non-empty difference, in ``(x, y)`` order.
+
+    ``d`` is :func:`desc_matrix` (diagonal clear), so ``#{v : d[x, v], not d[y, v]}``
+    counts ``v = y`` exactly when ``d[x, y]`` and never counts ``v = x``.
+
+    Example:
+        >>> d = np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]], dtype=bool)
+        >>> _pairs(d) == [(x, y) for x in range(3) for y in range(3)
+        ...               if x != y and _difference(d, x, y)]
+        True
+    """
+    di = d.astype(np.int64)
+    count = di @ (1 - di).T - di
+    np.fill_diagonal(count, 0)
+    return [(int(x), int(y)) for x, y in np.argwhere(count > 0)]
 
 
 class SetDifference(SetTask):
@@ -58,9 +76,9 @@ class SetDifference(SetTask):
     conventions: ClassVar[tuple[str, ...]] = ("Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         d = desc_matrix(graph)
-        pairs = [(x, y) for x in range(n) for y in range(n) if x != y and _difference(d, x, y)]
+        pairs = _pairs(d)
         x, y = draw(g, pairs, self.name, "pair X, Y")
         return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 

@@ -26,7 +26,7 @@ from closurebench.tasks.closure.base import (
     not_node,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import desc_matrix, digraph, draw
+from closurebench.tasks.closure.sampling import desc_matrix, draw, reach_digraph
 
 
 def _intersect(d: np.ndarray, x: int, y: int) -> list[int]:
@@ -56,7 +56,7 @@ class SetIntersect(SetTask):
     conventions: ClassVar[tuple[str, ...]] = ("Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         d = desc_matrix(graph)
         pairs = [(x, y) for x in range(n) for y in range(n) if x != y and _intersect(d, x, y)]
         x, y = draw(g, pairs, self.name, "pair X, Y")

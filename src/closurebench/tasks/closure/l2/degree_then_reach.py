@@ -22,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph
+from closurebench.tasks.closure.sampling import reach_digraph
 
 
 def unique_hub(graph: Graph) -> int:
@@ -60,7 +60,7 @@ class DegreeThenReach(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("exactly one",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         h = unique_hub(graph)
         others = [v for v in range(n) if v != h]
         x = int(others[int(g.integers(len(others)))])

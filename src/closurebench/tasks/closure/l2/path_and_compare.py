@@ -19,7 +19,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class PathAndCompare(ClosureTask):
@@ -44,7 +44,7 @@ class PathAndCompare(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("strictly more", "do not count the starting")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         x, y = distinct_nodes(g, n, 2)
         return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 

@@ -19,7 +19,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class ReachThenCount(ClosureTask):
@@ -42,7 +42,7 @@ class ReachThenCount(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("not counting",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         return ClosureStructure(self.name, graph, (("X", x),))
 

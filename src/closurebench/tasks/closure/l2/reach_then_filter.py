@@ -23,7 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class ReachThenFilter(SetTask):
@@ -47,7 +47,7 @@ class ReachThenFilter(SetTask):
     conventions: ClassVar[tuple[str, ...]] = ("at least", "Do not include")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         d = desc(graph, x)
         values = sorted(set(out_degrees(graph)[d].tolist()))

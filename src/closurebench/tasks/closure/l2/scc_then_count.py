@@ -19,7 +19,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class SccThenCount(ClosureTask):
@@ -44,7 +44,7 @@ class SccThenCount(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         return ClosureStructure(self.name, graph, (("X", x),))
 

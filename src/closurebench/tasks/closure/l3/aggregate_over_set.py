@@ -22,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class AggregateOverSet(ClosureTask):
@@ -50,7 +50,7 @@ class AggregateOverSet(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "2 decimal places")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         if not desc(graph, x).any():
             raise Resample("X reaches no node")

@@ -22,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 def _between(graph: Graph, x: int, y: int) -> np.ndarray:
@@ -53,7 +53,7 @@ class ChainOfFilters(SetTask):
     conventions: ClassVar[tuple[str, ...]] = ("at least", "Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         x, y = distinct_nodes(g, n, 2)
         between = _between(graph, x, y)
         if not between.any():

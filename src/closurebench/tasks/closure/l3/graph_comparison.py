@@ -25,7 +25,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 FLIP_PROBABILITY = 0.2
 
@@ -80,7 +80,7 @@ class GraphComparison(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("this year", "last year", "Do not count")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         graph2 = perturb(g, graph)
         if graph2 == graph or graph2.m == 0:
             raise Resample("the second graph is empty or equal to the first")

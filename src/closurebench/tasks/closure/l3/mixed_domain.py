@@ -21,7 +21,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 def _group(graph: Graph, x: int) -> np.ndarray:
@@ -51,7 +51,7 @@ class MixedDomain(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("included", "2 decimal places")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         (x,) = distinct_nodes(g, n, 1)
         if int(_group(graph, x).sum()) < 2:
             raise Resample("X's strongly connected group has fewer than 2 members")

@@ -22,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import digraph, distinct_nodes
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
 class MultiQuery(ClosureTask):
@@ -51,7 +51,7 @@ class MultiQuery(ClosureTask):
     }
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = digraph(g, n, density)
+        graph = reach_digraph(g, n, density)
         x, y = distinct_nodes(g, n, 2)
         return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 

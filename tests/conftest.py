@@ -1,0 +1,123 @@
+"""Session guards: the test suite writes only under pytest's own temporary folders.
+
+Two checks, run around every session (``uv run pytest``, or any subset):
+
+1. **The working tree.** Every file under the repository root (except ``.git``,
+   ``.venv`` and tool caches: ``__pycache__``, ``.pytest_cache``, ``.mypy_cache``,
+   ``.ruff_cache``, ``.hypothesis``) is listed with its size and modification time
+   before the first test and after the last; any file added, removed or changed fails
+   the session and is named. This catches a test that writes where the user stands,
+   e.g. one that runs ``closurebench quickstart`` with the default ``--out`` and
+   overwrites the user's ``./closurebench-quickstart/`` (ignored by git, so a check of
+   ``git status`` alone would miss it). Editing files while the suite runs trips it
+   too: set ``CLOSUREBENCH_TREE_CHECK=0`` to skip this check then.
+
+2. **The system temporary directory.** For the session, ``TMPDIR`` (inherited by
+   subprocesses) and :data:`tempfile.tempdir` point into a folder inside pytest's own
+   base temporary directory (``<basetemp>/tempfile``; pytest keeps the last three base
+   directories under ``pytest-of-<user>`` and deletes older ones). So nothing a test
+   or a subprocess creates with :mod:`tempfile` lands in the system temporary
+   directory, which this approach keeps exactly as it was without comparing listings
+   of a folder other programs write to concurrently. Whatever is left in that folder
+   at the end of the session was created without being cleaned up (a
+   ``tempfile.mkdtemp()`` never removed, a ``TemporaryDirectory`` never closed); the
+   session fails and names it. Tests write under ``tmp_path`` instead.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+_ROOT = Path(__file__).resolve().parents[1]
+_SKIP_DIRS = frozenset(
+    {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"}
+)
+_TREE_KEY = pytest.StashKey[dict[str, tuple[int, int]]]()
+_LEAK_KEY = pytest.StashKey[list[str]]()
+_PROBLEMS_KEY = pytest.StashKey[list[str]]()
+
+
+def _tree(root: Path) -> dict[str, tuple[int, int]]:
+    """``relative path -> (size, mtime_ns)`` of every file under ``root`` (caches skipped)."""
+    files: dict[str, tuple[int, int]] = {}
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        for name in names:
+            path = Path(folder) / name
+            try:
+                st = path.lstat()
+            except OSError:  # removed while listing
+                continue
+            files[path.relative_to(root).as_posix()] = (st.st_size, st.st_mtime_ns)
+    return files
+
+
+def _tree_check_on() -> bool:
+    return os.environ.get("CLOSUREBENCH_TREE_CHECK", "1").strip() not in ("0", "false", "no")
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    if _tree_check_on():
+        session.config.stash[_TREE_KEY] = _tree(_ROOT)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _contained_tempdir(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Path]:
+    """Point ``TMPDIR`` and :data:`tempfile.tempdir` into pytest's base temp for the session."""
+    contained = tmp_path_factory.mktemp("tempfile", numbered=False)
+    old_env, old_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"] = str(contained)
+    tempfile.tempdir = str(contained)
+    try:
+        yield contained
+    finally:
+        tempfile.tempdir = old_tempdir
+        if old_env is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = old_env
+        request.config.stash[_LEAK_KEY] = sorted(p.name for p in contained.iterdir())
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    problems: list[str] = []
+    before = session.config.stash.get(_TREE_KEY, None)
+    if before is not None:
+        after = _tree(_ROOT)
+        changed = sorted(
+            path for path in before.keys() | after.keys() if before.get(path) != after.get(path)
+        )
+        if changed:
+            shown = ", ".join(changed[:20]) + (
+                f" and {len(changed) - 20} more" if len(changed) > 20 else ""
+            )
+            problems.append(
+                f"the test run changed the working tree under {_ROOT}: {shown}. Tests must write "
+                "only under tmp_path (set CLOSUREBENCH_TREE_CHECK=0 if you edited files "
+                "during the run)"
+            )
+    leaks = session.config.stash.get(_LEAK_KEY, [])
+    if leaks:
+        problems.append(
+            f"the test run left {len(leaks)} temporary file(s) or folder(s) it did not clean up "
+            f"(they would have gone to the system temporary directory): {', '.join(leaks[:20])}. "
+            "Write under tmp_path, or delete what tempfile creates"
+        )
+    session.config.stash[_PROBLEMS_KEY] = problems
+    if problems and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    problems = terminalreporter.config.stash.get(_PROBLEMS_KEY, [])
+    if problems:
+        terminalreporter.section("writes outside tmp_path", sep="=", red=True, bold=True)
+        for problem in problems:
+            terminalreporter.write_line(f"ERROR: {problem}", red=True)
