@@ -108,6 +108,13 @@ def test_missing_usage_and_null_content(fake_openai: FakeOpenAIServer) -> None:
     assert out.finish_reason == "length"
 
 
+def test_negative_token_counts_are_not_counts(fake_openai: FakeOpenAIServer) -> None:
+    """A server reporting negative usage is untrusted input: the counts are unknown."""
+    fake_openai.script(Reply("ok", prompt_tokens=-3, completion_tokens=-5))
+    out = complete(fake_openai)
+    assert out.text == "ok" and out.prompt_tokens is None and out.completion_tokens is None
+
+
 @pytest.mark.parametrize("code", [500, 502, 503])
 def test_server_errors_are_retryable(fake_openai: FakeOpenAIServer, code: int) -> None:
     fake_openai.script(Status(code))

@@ -51,23 +51,19 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from closurebench import __version__
 from closurebench.errors import ConfigError
 from closurebench.generate.io import canonical_json, clean, write_jsonl
-from closurebench.graphs.exact.errors import SolverTimeout
 from closurebench.schema import GritInstance, Suite
 from closurebench.seeding import derive_seed, rng
-from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import FORMS, NAMINGS, certify, render
 from closurebench.surface.grit.scenarios import for_task
 from closurebench.tasks.grit import GRIT_TASKS, sample_solved
 from closurebench.tasks.grit.base import (
     DEFAULT_DENSITY,
     DEFAULT_TIME_LIMIT,
-    GritTask,
-    Solved,
 )
 
 __all__ = [
@@ -244,50 +240,6 @@ class GraphResult:
     timeouts: int = 0
 
 
-class _Watched:
-    """A task as :func:`sample_solved` sees it: counts solver timeouts, reports each step.
-
-    It forwards ``sample``, ``solve`` and ``verify`` to the task (what ``sample_solved``
-    calls), counting :class:`SolverTimeout` (a timed-out draw is resampled) and telling
-    ``status`` which attempt is at which step.
-    """
-
-    def __init__(self, task: GritTask, where: str, status: Callable[[str], None] | None) -> None:
-        self.task = task
-        self.name = task.name
-        self.where = where
-        self.status = status
-        self.attempt = 0
-        self.timeouts = 0
-
-    def _say(self, step: str) -> None:
-        if self.status is not None:
-            plural = "" if self.timeouts == 1 else "s"
-            timeouts = f"; {self.timeouts} timeout{plural}" if self.timeouts else ""
-            self.status(f"{self.where}: attempt {self.attempt}, {step}{timeouts}")
-
-    def sample(self, g: Any, n: int, p: float) -> GritStructure:
-        self.attempt += 1
-        self._say("sampling")
-        return self.task.sample(g, n, p)
-
-    def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
-        self._say("solving")
-        try:
-            return self.task.solve(s, time_limit=time_limit)
-        except SolverTimeout:
-            self.timeouts += 1
-            raise
-
-    def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
-        self._say("cross-checking")
-        try:
-            self.task.verify(s, solved, where=where, time_limit=time_limit)
-        except SolverTimeout:
-            self.timeouts += 1
-            raise
-
-
 def plan(config: GritConfig) -> list[GraphJob]:
     """The deterministic list of graph jobs for ``config`` (see the module docstring)."""
     tasks = config.task_names
@@ -336,15 +288,23 @@ def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -
     """
     task = GRIT_TASKS[job.task]
     where = f"{job.graph_id} ({job.task}, n={job.n}, seed={job.seed})"
-    watched = _Watched(task, f"{job.graph_id} {job.task} n={job.n}", status)
+    label = f"{job.graph_id} {job.task} n={job.n}"
+
+    def report(attempt: int, step: str, timeouts: int) -> None:
+        if status is not None:
+            plural = "" if timeouts == 1 else "s"
+            done = f"; {timeouts} timeout{plural}" if timeouts else ""
+            status(f"{label}: attempt {attempt}, {step}{done}")
+
     inst = sample_solved(
-        cast(GritTask, watched),  # duck-typed: sample_solved calls sample/solve/verify
+        task,
         job.seed,
         ("grit", job.split, "graph", job.index),
         n=job.n,
         density=job.density,
         time_limit=job.time_limit,
         where=where,
+        report=report,
     )
     timings = dict(inst.timings)
     timings["render"] = timings["certify"] = 0.0
@@ -392,7 +352,7 @@ def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -
     if status is not None:
         status(f"{job.graph_id} {job.task} n={job.n}: rendering and certifying 8 views")
     typed = [GritInstance.model_validate(clean(r)) for r in records]
-    return GraphResult(job.index, typed, timings, inst.attempts, watched.timeouts)
+    return GraphResult(job.index, typed, timings, inst.attempts, inst.timeouts)
 
 
 def iter_results(

@@ -366,7 +366,15 @@ def _reasoning_of(message: dict[str, Any]) -> str | None:
 
 
 def _int_or_none(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    """A token count from the server, or None when it is not a count (untrusted input).
+
+    Example:
+        >>> _int_or_none(12), _int_or_none(-5), _int_or_none(True), _int_or_none("7")
+        (12, None, None, None)
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

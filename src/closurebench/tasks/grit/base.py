@@ -143,6 +143,8 @@ class SampledInstance:
         attempts: How many draws it took (1 = first draw).
         seed: The structural seed of the accepted draw.
         timings: Seconds spent per stage (``sample``, ``solve``, ``verify``), all attempts.
+        timeouts: How many rejected draws a solver timeout rejected (the rest were
+            :class:`Resample`: not well posed).
     """
 
     structure: GritStructure
@@ -150,6 +152,7 @@ class SampledInstance:
     attempts: int
     seed: int
     timings: dict[str, float]
+    timeouts: int = 0
 
 
 def checked(verdict: Verdict, *, optimal: bool = False) -> Any:
@@ -538,6 +541,7 @@ def sample_solved(
     time_limit: float = DEFAULT_TIME_LIMIT,
     max_attempts: int = 50,
     where: str | None = None,
+    report: Callable[[int, str, int], None] | None = None,
 ) -> SampledInstance:
     """Sample, solve and verify one instance, resampling (bounded) when needed.
 
@@ -553,6 +557,8 @@ def sample_solved(
         time_limit: Seconds per exact solve before resampling.
         max_attempts: Draws before giving up.
         where: Name used in error messages (default: the seed path).
+        report: Told ``(attempt, step, timeouts so far)`` as each step starts (step is
+            ``"sampling"``, ``"solving"`` or ``"cross-checking"``), for a live display.
 
     Raises:
         SamplingError: no well-posed, provable instance in ``max_attempts`` draws.
@@ -561,25 +567,36 @@ def sample_solved(
     where = where or "/".join(str(x) for x in parts)
     timings = {"sample": 0.0, "solve": 0.0, "verify": 0.0}
     reasons: list[str] = []
+    timeouts = 0
+
+    def say(attempt: int, step: str) -> None:
+        if report is not None:
+            report(attempt + 1, step, timeouts)
+
     for attempt in range(max_attempts):
         seed_parts = (*parts, "attempt", attempt)
         g = rng(master, *seed_parts)
         t0 = time.perf_counter()
+        say(attempt, "sampling")
         p = _draw_n_p(g, density)
         s = task.sample(g, n, p)
         t1 = time.perf_counter()
         timings["sample"] += t1 - t0
         try:
+            say(attempt, "solving")
             solved = task.solve(s, time_limit=time_limit)
             t2 = time.perf_counter()
             timings["solve"] += t2 - t1
+            say(attempt, "cross-checking")
             task.verify(s, solved, where=f"{where} (attempt {attempt})", time_limit=time_limit)
             timings["verify"] += time.perf_counter() - t2
         except (SolverTimeout, Resample) as exc:
             timings["solve"] += time.perf_counter() - t1
+            timeouts += isinstance(exc, SolverTimeout)
             reasons.append(f"{type(exc).__name__}: {exc}")
             continue
-        return SampledInstance(s, solved, attempt + 1, derive_seed(master, *seed_parts), timings)
+        seed = derive_seed(master, *seed_parts)
+        return SampledInstance(s, solved, attempt + 1, seed, timings, timeouts)
     raise SamplingError(
         f"{where}: no well-posed {task.name} instance with n={n} in {max_attempts} attempts "
         f"(last reasons: {reasons[-3:]}); widen the density range or raise max_attempts"
