@@ -3,12 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from fake_openai_server import FakeOpenAIServer, fake_openai_server
+
+import closurebench
+from closurebench.cli.eval import eval_cmd
+
+#: ``closurebench eval`` as a one-command app, for typer's CliRunner.
+EVAL_APP = typer.Typer()
+EVAL_APP.command()(eval_cmd)
+
+#: ``python -c`` source that runs ``closurebench eval`` in a child process.
+EVAL_LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(eval_cmd)"
 
 
 @pytest.fixture
 def fake_openai() -> Iterator[FakeOpenAIServer]:
     """A running fake OpenAI-compatible server; script it with ``fake_openai.script(...)``."""
     yield from fake_openai_server()
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+    """A 30-instance heldout split, generated once per session, and its records."""
+    out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
+    if not (out / "closure-heldout.jsonl").exists():
+        closurebench.generate_split("heldout", seed=0, count=30, out=out)
+    path = out / "closure-heldout.jsonl"
+    return path, closurebench.load_instances(path)

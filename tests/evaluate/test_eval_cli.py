@@ -11,27 +11,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import pytest
-import typer
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
-import closurebench
-from closurebench.cli.eval import eval_cmd
-
-_APP = typer.Typer()
-_APP.command()(eval_cmd)
-_LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(eval_cmd)"
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
-    # one dataset per session, shared by the runner and CLI test modules
-    out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
-    if not (out / "closure-heldout.jsonl").exists():
-        closurebench.generate_split("heldout", seed=0, count=30, out=out)
-    path = out / "closure-heldout.jsonl"
-    return path, closurebench.load_instances(path)
+from conftest import EVAL_APP, EVAL_LAUNCH
 
 
 class _Gate:
@@ -103,7 +86,7 @@ def test_errors_exit_1_with_a_message(data: Any, tmp_path: Path) -> None:
         ),
     ]
     for args, needle in cases:
-        res = runner.invoke(_APP, args)
+        res = runner.invoke(EVAL_APP, args)
         assert res.exit_code == 1, res.output
         assert needle in res.output
         assert "Traceback" not in res.output
@@ -114,7 +97,7 @@ def test_scripted_provider_from_cli(data: Any, tmp_path: Path) -> None:
     script = tmp_path / "script.json"
     script.write_text(json.dumps([json.dumps({"answer": 0})] * 5))
     res = CliRunner().invoke(
-        _APP,
+        EVAL_APP,
         [str(path), "--model", "m", "--provider", "scripted", "--script", str(script),
          "--out", str(tmp_path / "o"), "--limit", "5", "--concurrency", "1", "--no-progress"],
     )  # fmt: skip
@@ -133,7 +116,7 @@ def test_resume_after_sigkill_matches_uninterrupted(
 
     killed = tmp_path / "killed"
     proc = subprocess.Popen(
-        [sys.executable, "-c", _LAUNCH, *_args(path, fake_openai.base_url, killed)],
+        [sys.executable, "-c", EVAL_LAUNCH, *_args(path, fake_openai.base_url, killed)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     results = killed / "results.jsonl"
@@ -154,14 +137,14 @@ def test_resume_after_sigkill_matches_uninterrupted(
     with results.open("a") as fh:  # a half-written line, as if killed mid-write
         fh.write('{"id": "' + records[-1].id + '", "outcome": "stri')
 
-    res = CliRunner().invoke(_APP, _args(path, fake_openai.base_url, killed))
+    res = CliRunner().invoke(EVAL_APP, _args(path, fake_openai.base_url, killed))
     assert res.exit_code == 0, res.output
     resumed = [json.loads(line) for line in results.read_text().splitlines()]
     ids = [r["id"] for r in resumed]
     assert len(ids) == len(set(ids)) == len(records)
 
     full = tmp_path / "full"
-    res = CliRunner().invoke(_APP, _args(path, fake_openai.base_url, full))
+    res = CliRunner().invoke(EVAL_APP, _args(path, fake_openai.base_url, full))
     assert res.exit_code == 0, res.output
     uninterrupted = [json.loads(line) for line in (full / "results.jsonl").read_text().splitlines()]
     assert {r["id"]: r["outcome"] for r in resumed} == {

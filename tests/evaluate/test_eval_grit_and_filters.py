@@ -7,17 +7,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import typer
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
 import closurebench
-from closurebench.cli.eval import eval_cmd
 from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
-
-_APP = typer.Typer()
-_APP.command()(eval_cmd)
+from conftest import EVAL_APP
 
 
 def _results(out: Path) -> list[dict[str, Any]]:
@@ -44,7 +40,7 @@ def test_grit_eval_end_to_end_over_http(fake_openai: Any, tmp_path: Path) -> Non
     fake_openai.script(default=step)
     out = tmp_path / "run"
     res = CliRunner().invoke(
-        _APP,
+        EVAL_APP,
         [str(path), "--model", "fake-model", "--base-url", fake_openai.base_url,
          "--mode", "cot", "--out", str(out), "--concurrency", "4", "--no-progress"],
     )  # fmt: skip
@@ -72,7 +68,7 @@ def test_cli_filters_select_the_right_instances(tmp_path: Path) -> None:
 
     def run(out: str, *extra: str) -> list[dict[str, Any]]:
         res = CliRunner().invoke(
-            _APP,
+            EVAL_APP,
             [str(path), "--model", "m", "--provider", "scripted", "--script", str(script),
              "--out", str(tmp_path / out), "--concurrency", "1", "--no-progress", *extra],
         )  # fmt: skip

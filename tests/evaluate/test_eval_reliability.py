@@ -17,26 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from fake_openai_server import FakeOpenAIServer, Reply, Status
 from typer.testing import CliRunner
 
-import closurebench
-from closurebench.cli.eval import EXIT_ABORTED, EXIT_INCOMPLETE, eval_cmd
+from closurebench.cli.eval import EXIT_ABORTED, EXIT_INCOMPLETE
 from closurebench.report import build_report
-
-_APP = typer.Typer()
-_APP.command()(eval_cmd)
-_LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(eval_cmd)"
-
-
-@pytest.fixture(scope="module")
-def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
-    out = tmp_path_factory.getbasetemp() / "closure-heldout-30"
-    if not (out / "closure-heldout.jsonl").exists():
-        closurebench.generate_split("heldout", seed=0, count=30, out=out)
-    path = out / "closure-heldout.jsonl"
-    return path, closurebench.load_instances(path)
+from conftest import EVAL_APP, EVAL_LAUNCH
 
 
 def _answers(records: list[Any]) -> Any:
@@ -53,7 +39,7 @@ def _args(data: Path, fake: FakeOpenAIServer, out: Path, *extra: str) -> list[st
 
 
 def _invoke(args: list[str], **env: str) -> Any:
-    return CliRunner().invoke(_APP, args, env=env or None)
+    return CliRunner().invoke(EVAL_APP, args, env=env or None)
 
 
 def _lines(path: Path) -> list[dict[str, Any]]:
@@ -258,7 +244,7 @@ def test_a_second_eval_on_the_same_out_refuses_at_once(data: Any, tmp_path: Path
         args = _args(path, fake, out, "--limit", "4", "--timeout", "3600")
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         proc = subprocess.Popen(
-            [sys.executable, "-c", _LAUNCH, *args],
+            [sys.executable, "-c", EVAL_LAUNCH, *args],
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         try:

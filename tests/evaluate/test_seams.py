@@ -14,12 +14,10 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-import typer
 from fake_openai_server import FakeOpenAIServer
 from typed_records import closure_instance
 from typer.testing import CliRunner
 
-from closurebench.cli.eval import eval_cmd
 from closurebench.evaluate.modes import AnyInstance, CompleteFn, Mode, ModeOutput
 from closurebench.evaluate.providers import (
     PROVIDERS,
@@ -34,9 +32,7 @@ from closurebench.evaluate.records import iter_result_records
 from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.jsonl import canonical_json
 from closurebench.schema import Outcome, Suite
-
-_APP = typer.Typer()
-_APP.command()(eval_cmd)
+from conftest import EVAL_APP
 
 
 class NoteThenAnswerMode(Mode):
@@ -117,7 +113,8 @@ def test_a_new_provider_is_one_table_line(tmp_path: Path, monkeypatch: pytest.Mo
     data.write_text("".join(canonical_json(r.to_json()) + "\n" for r in records))
     out = tmp_path / "run"
     res = CliRunner().invoke(
-        _APP, [str(data), "--model", "m", "--provider", "toy", "--out", str(out), "--no-progress"]
+        EVAL_APP,
+        [str(data), "--model", "m", "--provider", "toy", "--out", str(out), "--no-progress"],
     )
     assert res.exit_code == 0, res.output
     summary = json.loads((out / "summary.json").read_text())
@@ -127,7 +124,7 @@ def test_a_new_provider_is_one_table_line(tmp_path: Path, monkeypatch: pytest.Mo
 
 def test_unknown_provider_lists_the_table(tmp_path: Path) -> None:
     res = CliRunner().invoke(
-        _APP, [str(tmp_path / "x.jsonl"), "--model", "m", "--provider", "nope", "--out", "o"]
+        EVAL_APP, [str(tmp_path / "x.jsonl"), "--model", "m", "--provider", "nope", "--out", "o"]
     )
     assert res.exit_code == 1
     assert "choose one of: openai, scripted, transformers" in res.output

@@ -5,28 +5,16 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import typer
 from typer.testing import CliRunner
 
-from closurebench.cli.report import report_cmd
+from conftest import report_app
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    app.command("report")(report_cmd)
-
-    @app.command("noop")
-    def _noop() -> None:  # a second command keeps "report" as a subcommand
-        pass
-
-    return app
-
-
 def test_cli_writes_self_contained_report(synthetic_runs, tmp_path: Path) -> None:
     out = tmp_path / "out"
-    res = CliRunner().invoke(_app(), ["report", *map(str, synthetic_runs), "--out", str(out)])
+    res = CliRunner().invoke(report_app(), ["report", *map(str, synthetic_runs), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert res.output.split() == [str(out / "report.md"), str(out / "report.html")]
     page = (out / "report.html").read_text()
@@ -50,13 +38,13 @@ def test_cli_writes_self_contained_report(synthetic_runs, tmp_path: Path) -> Non
 
 
 def test_cli_default_out_is_first_run(synthetic_runs) -> None:
-    res = CliRunner().invoke(_app(), ["report", str(synthetic_runs[0])])
+    res = CliRunner().invoke(report_app(), ["report", str(synthetic_runs[0])])
     assert res.exit_code == 0, res.output
     assert (synthetic_runs[0] / "report.html").is_file()
     assert (synthetic_runs[0] / "report.md").is_file()
 
 
 def test_cli_error_names_missing_path(tmp_path: Path) -> None:
-    res = CliRunner().invoke(_app(), ["report", str(tmp_path / "nope")])
+    res = CliRunner().invoke(report_app(), ["report", str(tmp_path / "nope")])
     assert res.exit_code == 1
     assert f"{tmp_path / 'nope' / 'results.jsonl'}: not found" in res.output

@@ -10,25 +10,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
 from report_fixtures import record, write_run
 from typer.testing import CliRunner
 
-from closurebench.cli.report import report_cmd
 from closurebench.report import build_report
 from closurebench.report.aggregate import accuracy, load_run
 from closurebench.report.screenshot import screenshot
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    app.command("report")(report_cmd)
-
-    @app.command("noop")
-    def _noop() -> None:  # a second command keeps "report" as a subcommand
-        pass
-
-    return app
+from conftest import report_app
 
 
 def _closure(outcome: str, i: int, **meta: Any) -> dict[str, Any]:
@@ -52,7 +40,7 @@ def test_errors_are_left_out_of_accuracy_and_the_run_is_marked_incomplete(
     assert run.incomplete and load_run(good).incomplete is None
 
     out = tmp_path / "out"
-    res = CliRunner().invoke(_app(), ["report", str(bad), str(good), "--out", str(out)])
+    res = CliRunner().invoke(report_app(), ["report", str(bad), str(good), "--out", str(out)])
     assert res.exit_code == 0, res.output
     md = (out / "report.md").read_text()
     assert "(4 answered, 2 errors — **incomplete**: 2 instances ended in error" in md
