@@ -222,8 +222,8 @@ def test_changed_dataset_or_model_refuses_to_resume_and_force_new_starts_over(
         assert res.exit_code == 0, res.output
         assert "evaluated 2, resumed 0" in res.stdout
         assert len(fake.chat_requests) - before == 2  # the cache was cleared too
-    ids = [r["id"] for r in _lines(out / "results.jsonl")]
-    assert ids == [records[-1].id, records[-2].id]
+    ids = sorted(r["id"] for r in _lines(out / "results.jsonl"))  # completion order varies
+    assert ids == sorted([records[-1].id, records[-2].id])
     assert _summary(out)["counts"]["total"] == 2
 
 
