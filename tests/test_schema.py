@@ -109,6 +109,51 @@ def test_files_written_before_the_schema_still_load_unchanged(name: str, cls: ty
     assert [canonical_json(r.to_json()) for r in records] == lines
 
 
+def test_old_closure_files_mean_answer_hints_and_keep_their_bytes() -> None:
+    lines = (DATA / "closure-v0.1.0.jsonl").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        obj = json.loads(line)
+        assert "answer_hints" not in obj and obj["version"] == "0.1.0"
+        record = parse_instance(obj)
+        assert isinstance(record, ClosureInstance)
+        # Every question written before 0.2.0 ends with its answer form.
+        assert record.answer_hints is True and "Answer with a JSON object" in record.question
+        assert "answer_hints" not in record.to_json()
+        assert canonical_json(record.to_json()) == line
+
+
+def test_answer_hints_is_required_from_0_2_0() -> None:
+    obj = json.loads((DATA / "closure-v0.1.0.jsonl").read_text().splitlines()[0])
+    with pytest.raises(DatasetFileError, match="answer_hints"):
+        parse_instance({**obj, "version": "0.2.0"}, "f.jsonl:1")
+    record = parse_instance({**obj, "version": "0.2.0", "answer_hints": False})
+    assert isinstance(record, ClosureInstance) and record.answer_hints is False
+    assert record.to_json()["answer_hints"] is False
+    with pytest.raises(DatasetFileError, match="answer_hints"):
+        parse_instance({**obj, "answer_hints": "yes"})
+
+
+def test_generated_records_state_answer_hints(closure_records: list[ClosureInstance]) -> None:
+    for record in closure_records:
+        assert record.to_json()["answer_hints"] is False
+        assert parse_instance(record.to_json()) == record
+
+
+def test_structure_key_ignores_the_surface() -> None:
+    closure = load_instances(DATA / "closure-v0.1.0.jsonl")[0]
+    assert isinstance(closure, ClosureInstance)
+    relabelled = closure.model_copy(update={"labels": list(reversed(closure.labels))})
+    assert relabelled.structure_key == closure.structure_key
+    moved = closure.model_copy(update={"anchors": {**closure.anchors, "Z": 1}})
+    assert moved.structure_key != closure.structure_key
+    grits = load_instances(DATA / "grit-v0.1.0.jsonl")
+    by_graph: dict[str, set[str]] = {}
+    for g in grits:
+        assert isinstance(g, GritInstance)
+        by_graph.setdefault(g.graph_id, set()).add(g.structure_key)
+    assert all(len(keys) == 1 for keys in by_graph.values())
+
+
 def test_the_envelope_names_both_suites_alike() -> None:
     closure = load_instances(DATA / "closure-v0.1.0.jsonl")[0]
     grit = load_instances(DATA / "grit-v0.1.0.jsonl")[0]

@@ -16,6 +16,12 @@ embedded in text) is read too, and text that is no JSON at all is a bare string 
 :func:`~closurebench.scoring.score_closure_value` (Algorithm 1, strict mode).
 
 ``name`` is ``"closure"`` (all 26 categories, interleaved) or one category name.
+Item ``i`` is the ``i``-th record of the split its configuration names (``train`` by
+default) up to the surface redraws a split makes to keep question texts distinct: the
+same structures (so no structure of the default ``heldout`` split appears in a ``train``
+dataset, and a category's most common answer stays at or under 40 %), the same
+questions. ``answer_hints=True`` ends each question with its answer form (the paper's
+questions carry none).
 
 Example:
     >>> ds = create_dataset("reach_then_count", seed=3, size=4)
@@ -56,6 +62,9 @@ class ProceduralDataset(Sequence[dict[str, Any]]):
         self.config = config
         self.size = size
         self._categories = config.selected()
+        from closurebench.generate.closure import StructurePlan
+
+        self._plan = StructurePlan(config)
 
     def __len__(self) -> int:
         return self.size
@@ -71,7 +80,9 @@ class ProceduralDataset(Sequence[dict[str, Any]]):
 
         cats = self._categories
         record = _as_record(
-            generate_instance(self.config, cats[index % len(cats)], index // len(cats)),
+            generate_instance(
+                self.config, cats[index % len(cats)], index // len(cats), plan=self._plan
+            ),
             f"{self.name}[{index}]",
         )
         return {
@@ -100,7 +111,7 @@ def create_dataset(
         size: Number of items.
         **config: Fields of :class:`~closurebench.generate.closure.ClosureConfig`
             (``split`` defaults to ``"train"``; ``n_min``, ``n_max``, ``density_min``,
-            ``density_max``, ``levels``, ``encodings``).
+            ``density_max``, ``levels``, ``encodings``, ``answer_hints``).
 
     Raises:
         ConfigError: for an unknown name or invalid configuration.

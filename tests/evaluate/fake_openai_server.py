@@ -31,6 +31,15 @@ Failure scenarios (issue 10's tests, ``test_eval_reliability.py``):
     * a dead server: ``script(default=Status(500))`` fails every request;
     * a hostile wait: ``Status(429, retry_after=100000)`` (or 503) sends
       ``Retry-After: 100000``.
+
+A strict server (issue 11): ``FakeOpenAIServer(reasoning_model=True)`` refuses
+parameters like the OpenAI API does for its o-series models: a request with
+``max_tokens`` gets HTTP 400 ``{"error": {"message": "Unsupported parameter: 'max_tokens'
+is not supported with this model. Use 'max_completion_tokens' instead.", "type":
+"invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}``, one
+with a ``temperature`` other than 1 the matching ``unsupported_value`` error. A
+:class:`Reply` with ``reasoning_tokens`` reports them in
+``usage.completion_tokens_details``.
 """
 
 from __future__ import annotations
@@ -68,6 +77,7 @@ class Reply:
         prompt_tokens: ``usage.prompt_tokens``; None omits ``usage`` altogether.
         completion_tokens: ``usage.completion_tokens``.
         finish_reason: ``choices[0].finish_reason``.
+        reasoning_tokens: ``usage.completion_tokens_details.reasoning_tokens`` when set.
     """
 
     content: str | None = "OK"
@@ -76,6 +86,7 @@ class Reply:
     prompt_tokens: int | None = 11
     completion_tokens: int | None = 7
     finish_reason: str = "stop"
+    reasoning_tokens: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +173,8 @@ class FakeOpenAIServer:
         served_models: Model ids of ``GET /v1/models``; when ``strict_models`` is
             True, chat requests for other models get a 404 like vLLM's.
         api_key: When set, requests without ``Authorization: Bearer <api_key>`` get 401.
+        reasoning_model: Refuse ``max_tokens`` and a non-default ``temperature`` with
+            the OpenAI API's 400 errors (see the module docstring).
     """
 
     def __init__(
@@ -170,6 +183,7 @@ class FakeOpenAIServer:
         served_models: list[str] | None = None,
         strict_models: bool = False,
         api_key: str | None = None,
+        reasoning_model: bool = False,
     ) -> None:
         """Create the server (not started yet; use ``start()`` or ``with``).
 
@@ -177,10 +191,12 @@ class FakeOpenAIServer:
             served_models: Models listed by ``GET /v1/models`` (default ``["fake-model"]``).
             strict_models: Answer 404 for chat requests naming an unlisted model.
             api_key: Required bearer token, or None to accept any.
+            reasoning_model: Refuse parameters like an OpenAI o-series model.
         """
         self.served_models = list(served_models or ["fake-model"])
         self.strict_models = strict_models
         self.api_key = api_key
+        self.reasoning_model = reasoning_model
         self.requests: list[RecordedRequest] = []
         self.errors: list[BaseException] = []
         self._steps: deque[Step] = deque()
@@ -387,6 +403,10 @@ class _Handler(BaseHTTPRequestHandler):
         if self.fake.strict_models and model not in self.fake.served_models:
             self._error(404, f"The model `{model}` does not exist.")
             return
+        refusal = _refusal(body) if self.fake.reasoning_model else None
+        if refusal is not None:
+            self._send_json(400, {"error": refusal})
+            return
         try:
             step = self.fake._next_step(body)
         except Exception as exc:  # a bug in a test's step function: say so in the reply
@@ -424,6 +444,28 @@ class _Handler(BaseHTTPRequestHandler):
             self._error(500, f"fake server: bad scripted step {step!r}")
 
 
+def _refusal(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The OpenAI API's error object for a parameter an o-series model refuses, or None."""
+    if "max_tokens" in body:
+        return {
+            "message": "Unsupported parameter: 'max_tokens' is not supported with this "
+            "model. Use 'max_completion_tokens' instead.",
+            "type": "invalid_request_error",
+            "param": "max_tokens",
+            "code": "unsupported_parameter",
+        }
+    temperature = body.get("temperature")
+    if temperature is not None and temperature != 1:
+        return {
+            "message": f"Unsupported value: 'temperature' does not support {temperature!r} "
+            "with this model. Only the default (1) value is supported.",
+            "type": "invalid_request_error",
+            "param": "temperature",
+            "code": "unsupported_value",
+        }
+    return None
+
+
 def _completion_json(reply: Reply, model: str) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
     if reply.reasoning_content is not None:
@@ -444,6 +486,8 @@ def _completion_json(reply: Reply, model: str) -> dict[str, Any]:
             "completion_tokens": completion,
             "total_tokens": reply.prompt_tokens + completion,
         }
+        if reply.reasoning_tokens is not None:
+            out["usage"]["completion_tokens_details"] = {"reasoning_tokens": reply.reasoning_tokens}
     return out
 
 

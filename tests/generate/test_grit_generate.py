@@ -267,3 +267,61 @@ def test_default_manifest_records_no_timeouts(tmp_path: Path) -> None:
     man = json.loads(man_path.read_text())
     assert man["resamples"]["timeouts"] == 0
     assert man["arguments"]["time_limit"] == 60.0
+
+
+# ------------------------------------------------- issue 11, point 10: density and direction
+
+
+@pytest.fixture(scope="module")
+def test_split() -> list[GritInstance]:
+    """A real test split over the preset's whole n range: 60 graphs, 10 per task."""
+    return generate_records(GritConfig(split="test", seed=11, count=60))[0]
+
+
+def _density(r: GritInstance) -> float:
+    g = r.graph
+    return len(g.edges) / (g.n * (g.n - 1) / (1 if g.directed else 2))
+
+
+def test_test_split_density_follows_app_h(test_split: list[GritInstance]) -> None:
+    graphs = {r.graph_id: r for r in test_split}.values()
+    assert len(graphs) == 60 and min(r.n for r in graphs) <= 12 and max(r.n for r in graphs) >= 38
+    mean = sum(_density(r) for r in graphs) / len(graphs)
+    assert abs(mean - 0.467) < 0.03  # App. H: 0.457-0.470 per size bucket; documented ~0.47
+    others = [_density(r) for r in graphs if r.task != "tsp"]
+    assert 0.33 < sum(others) / len(others) < 0.39  # p ~ U[0.28, 0.44] for non-TSP tasks
+    assert all(_density(r) == 1.0 for r in graphs if r.task == "tsp")
+
+
+def test_shortest_path_test_graphs_are_undirected(test_split: list[GritInstance]) -> None:
+    sp = [r for r in test_split if r.task == "shortest_path"]
+    assert len(sp) == 80 and not any(r.graph.directed for r in sp)  # App. G
+
+
+def test_train_keeps_directed_shortest_paths_and_app_a_density() -> None:
+    cfg = GritConfig(split="train", seed=4, count=12, tasks=("shortest_path",), n_max=12)
+    assert cfg.density == (0.1, 0.3) and cfg.directed == 0.5
+    recs = generate_records(cfg)[0]
+    assert {r.graph.directed for r in recs} == {True, False}
+
+
+def test_density_knobs_validate_and_reach_the_manifest(tmp_path: Path) -> None:
+    assert GritConfig(split="test").density == (0.28, 0.44)
+    assert GritConfig(split="ood").directed == 0.0
+    cfg = GritConfig(split="test", density_min=0.1, density_max=0.3, count=2, n_max=10)
+    assert cfg.density == (0.1, 0.3)
+    with pytest.raises(ConfigError, match=r"0\.5\.\.0\.2.*density-min.*preset is 0\.28\.\.0\.44"):
+        GritConfig(split="test", density_min=0.5, density_max=0.2)
+    with pytest.raises(ConfigError, match=r"density range 0\.\.0\.44"):
+        GritConfig(split="test", density_min=0)
+    with pytest.raises(ConfigError, match=r"directed_share=1\.5"):
+        GritConfig(split="train", directed_share=1.5)
+    _, man_path, _ = write_split(cfg, tmp_path)
+    man = json.loads(man_path.read_text())
+    assert man["arguments"]["density"] == [0.1, 0.3]
+    assert man["arguments"]["directed_share"] == 0.0
+    assert "App. H" in man["density_note"] and "App. A" in man["density_note"]
+    stats = man["density_stats"]
+    assert stats["all"]["graphs"] == 2 and set(stats) == {"all", "shortest_path", "graph_coloring"}
+    assert stats["shortest_path"]["directed"] == 0
+    assert {"mean_density", "mean_edges"} <= set(stats["graph_coloring"])

@@ -144,6 +144,7 @@ def test_sampling_error_names_parameters_and_fix() -> None:
         (lambda g: kinship_dag(g, 3, generations=0), "generations=0"),
         (lambda g: kinship_dag(g, 5, max_children=0), "max_children=0"),
         (lambda g: kinship_dag(g, 5, max_parents=0), "max_parents=0"),
+        (lambda g: kinship_dag(g, 5, link_prob=1.5), "link_prob=1.5"),
         (lambda g: metric_complete(g, 10, grid=3), "n=10"),
         (lambda g: metric_complete(g, 3, distance="cosine"), "distance='cosine'"),
         (lambda g: weighted(g, erdos_renyi(g, 3, 0.5), low=5, high=2), "high=2"),

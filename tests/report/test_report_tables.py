@@ -90,8 +90,9 @@ def test_grit_naming_variance_and_form_gap(make_run) -> None:
             recs.append(_grit("strict_correct" if ok else "wrong", naming, form))
     accs = [1.0, 0.5, 0.75, 0.25]
     mean = sum(accs) / 4
-    expected_var = 1e4 * sum((a - mean) ** 2 for a in accs) / 4  # 781.25
+    expected_var = 1e4 * sum((a - mean) ** 2 for a in accs) / 3  # sample variance: 1041.67
     assert naming_variance(recs) == pytest.approx(expected_var)
+    assert naming_variance(recs, ddof=0) == pytest.approx(781.25)
     runs = [load_run(make_run("g", recs))]
     nt = grit_naming_table(runs)
     assert nt.header == [
@@ -103,7 +104,7 @@ def test_grit_naming_variance_and_form_gap(make_run) -> None:
         "Overall",
         "Var (×10⁻⁴)",
     ]
-    assert nt.rows[0][-1] == "781.25"
+    assert nt.rows[0][-1] == "1,041.67"
     ft = grit_form_table(runs)
     assert ft.header == ["Run", "standard", "realistic", "Overall", "Gap (pp)"]
     std = sum(1 for r in recs if r["form"] == "standard" and r["lenient"]) / 8

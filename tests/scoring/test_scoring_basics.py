@@ -11,7 +11,7 @@ from closurebench.scoring import compare, extract_answer
     ("text", "status", "value"),
     [
         ('{"answer": 3}', "ok", 3),
-        ("  [1, 2]  ", "ok", [1, 2]),
+        ("  [1, 2]  ", "format_error", None),  # a bare value: no "answer" field
         ('Let me think. {"answer": ["a", "b"]}', "ok", ["a", "b"]),
         ('{"answer": 1} then {"answer": 2}', "ok", 2),
         ('{"result": 3}', "format_error", None),

@@ -10,7 +10,7 @@ import pytest
 
 from closurebench.errors import ConfigError
 from closurebench.schema import Ambiguity, Match
-from closurebench.scoring import match_answer, type_ok
+from closurebench.scoring import LENIENT_DIRECTIONAL, MODES, match_answer, type_ok
 
 C, S = Ambiguity.COUNT, Ambiguity.SET
 
@@ -23,18 +23,19 @@ C, S = Ambiguity.COUNT, Ambiguity.SET
         (False, True, "boolean", None, None, (), "wrong", "wrong"),
         ("yes", True, "boolean", None, None, (), "format_error", "format_error"),
         (1, True, "boolean", None, None, (), "format_error", "format_error"),
-        # integer, count ambiguity: ±1 towards alt (source inclusion), never further
+        # integer, count ambiguity: Algorithm 1 accepts |p - r| = 1 either way, never further
         (3, 3, "integer", C, 4, (), "correct", "correct"),
         (4, 3, "integer", C, 4, (), "wrong", "correct"),
-        (2, 3, "integer", C, 4, (), "wrong", "wrong"),
+        (2, 3, "integer", C, 4, (), "wrong", "correct"),
         (2, 3, "integer", C, None, (), "wrong", "correct"),  # Alg. 1 literally
         (5, 3, "integer", C, None, (), "wrong", "wrong"),
         (5, 6, "integer", C, 5, (), "wrong", "correct"),
-        (7, 6, "integer", C, 5, (), "wrong", "wrong"),
+        (7, 6, "integer", C, 5, (), "wrong", "correct"),
         (3, 2, "integer", C, 4, (), "wrong", "correct"),
         (4, 2, "integer", C, 4, (), "wrong", "wrong"),  # two away
         (3, 2, "integer", C, 3, (), "wrong", "correct"),
-        (0, -1, "integer", C, -1, (), "wrong", "wrong"),  # alt = r: no ambiguity
+        (0, -1, "integer", C, -1, (), "wrong", "correct"),
+        (-2, -1, "integer", C, None, (), "wrong", "correct"),  # conditional's -1 branch
         (2, 1, "integer", C, 2, (), "wrong", "correct"),
         (4.0, 4, "integer", None, None, (), "correct", "correct"),
         (5, 4, "integer", None, None, (), "wrong", "wrong"),  # not ambiguous
@@ -42,12 +43,12 @@ C, S = Ambiguity.COUNT, Ambiguity.SET
         ("4", 4, "integer", None, None, (), "format_error", "format_error"),
         (True, 1, "integer", None, None, (), "format_error", "format_error"),
         (None, 1, "integer", None, None, (), "format_error", "format_error"),
-        # float (ε = 1e-2); aggregate_over_set lenient against alt
+        # float (ε = 1e-2); Algorithm 1's float branch has no lenient clause
         (2.62, 2.62, "float", None, None, (), "correct", "correct"),
         (2.63, 2.62, "float", None, None, (), "correct", "correct"),
         (2.64, 2.62, "float", None, None, (), "wrong", "wrong"),
         (1, 1.0, "float", None, None, (), "correct", "correct"),
-        (0.5, 0, "float", C, 0.5, (), "wrong", "correct"),
+        (0.5, 0, "float", C, 0.5, (), "wrong", "wrong"),
         (1.5, 0, "float", C, 0.5, (), "wrong", "wrong"),
         (1.0, 0, "float", C, None, (), "wrong", "wrong"),
         ("2.62", 2.62, "float", None, None, (), "format_error", "format_error"),
@@ -171,3 +172,50 @@ def test_bad_mode_and_unknown_type() -> None:
         match_answer(1, 1, "integer", None, "loose")
     assert match_answer(1, 1, "matrix", None) is Match.FORMAT_ERROR
     assert not type_ok("compound", {"a": 1}, None)
+
+
+@pytest.mark.parametrize(
+    ("pred", "ref", "rtype", "ambiguity", "alt", "sources", "expected"),
+    [
+        # integer: only the step towards alt; alt itself only when one away
+        (4, 3, "integer", C, 4, (), "correct"),
+        (2, 3, "integer", C, 4, (), "wrong"),
+        (3, 2, "integer", C, 4, (), "correct"),  # intersect_then_size: alt = r + 2
+        (4, 2, "integer", C, 4, (), "wrong"),
+        (5, 6, "integer", C, 5, (), "correct"),
+        (7, 6, "integer", C, 5, (), "wrong"),
+        (0, -1, "integer", C, -1, (), "wrong"),  # alt = r: no tolerance
+        (0, -1, "integer", C, None, (), "wrong"),  # no alt (conditional's -1): none
+        (-2, -1, "integer", C, None, (), "wrong"),
+        (4, 3, "integer", None, 4, (), "wrong"),  # not ambiguous
+        # float: the mean with the source included
+        (0.5, 0, "float", C, 0.5, (), "correct"),
+        (1.5, 0, "float", C, 0.5, (), "wrong"),
+        (1.0, 0, "float", C, None, (), "wrong"),
+        # set: one element of alt △ r (else one source)
+        (["a", "X"], ["a"], "set", S, ["a", "X"], {"X", "Y"}, "correct"),
+        (["a", "Y"], ["a"], "set", S, ["a", "X"], {"X", "Y"}, "wrong"),
+        (["a", "X", "Y"], ["a"], "set", S, ["a", "X", "Y"], {"X", "Y"}, "wrong"),
+        (["a", "Y"], ["a"], "set", S, ["a", "X", "Y"], {"X", "Y"}, "correct"),
+        (["a", "X"], ["a"], "set", S, None, {"X"}, "correct"),
+        (["a"], ["a"], "set", S, ["a", "X"], {"X"}, "correct"),
+        # compound: recursive with the member's alt
+        ({"degree": 3}, {"degree": 2}, "compound", C, {"degree": 3}, (), "correct"),
+        ({"degree": 1}, {"degree": 2}, "compound", C, {"degree": 3}, (), "wrong"),
+    ],
+)
+def test_directional_variant(
+    pred: object,
+    ref: object,
+    rtype: str,
+    ambiguity: Ambiguity | None,
+    alt: object,
+    sources: object,
+    expected: str,
+) -> None:
+    got = match_answer(pred, ref, rtype, ambiguity, LENIENT_DIRECTIONAL, alt=alt, sources=sources)
+    assert got == expected
+
+
+def test_modes() -> None:
+    assert MODES == ("strict", "lenient", "lenient_directional")

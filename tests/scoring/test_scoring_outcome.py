@@ -56,7 +56,8 @@ def test_closure_reference_scores_strict(closure: list[ClosureInstance]) -> None
         assert score_closure(rec, embedded).strict
 
 
-def test_closure_alt_answer_is_lenient_only_within_one(closure: list[ClosureInstance]) -> None:
+def test_closure_alt_answer_within_one(closure: list[ClosureInstance]) -> None:
+    """The other convention's answer: paper-lenient when one away (floats: never)."""
     for rec in closure:
         alt, ref = rec.alt_answer, rec.answer
         if alt is None or alt == ref:
@@ -64,13 +65,16 @@ def test_closure_alt_answer_is_lenient_only_within_one(closure: list[ClosureInst
         score = score_closure(rec, _reply(alt))
         _check(score)
         if isinstance(alt, list) and isinstance(ref, list):
-            one_away = len(set(map(str, alt)) ^ set(map(str, ref))) == 1
+            diff = set(map(str, alt)) ^ set(map(str, ref))
+            one_away = len(diff) == 1 and diff <= set(rec.anchor_labels())
+            directional = len(diff) == 1
         elif isinstance(alt, int) and isinstance(ref, int):
-            one_away = abs(alt - ref) == 1
-        else:
-            one_away = True  # float: aggregate_over_set compared with alt
+            one_away = directional = abs(alt - ref) == 1
+        else:  # float (aggregate_over_set): Algorithm 1's float branch has no tolerance
+            one_away, directional = False, True
         expected = "lenient_only" if one_away else "wrong"
         assert score.outcome == expected, (rec.category, alt, ref, score)
+        assert score.lenient_directional is directional, (rec.category, alt, ref, score)
 
 
 def test_closure_plus_minus_one_and_source(closure: list[ClosureInstance]) -> None:
@@ -78,7 +82,8 @@ def test_closure_plus_minus_one_and_source(closure: list[ClosureInstance]) -> No
         r, alt = rec.answer, rec.alt_answer
         assert isinstance(r, int) and isinstance(alt, int)
         assert score_closure(rec, _reply(alt)).outcome == "lenient_only"
-        assert score_closure(rec, _reply(2 * r - alt)).outcome == "wrong"
+        away = score_closure(rec, _reply(2 * r - alt))  # one step the other way
+        assert away.outcome == "lenient_only" and away.lenient_directional is False
         assert score_closure(rec, _reply(r + 2)).outcome == "wrong"
     for rec in _closure_by(closure, "category", "set_intersect"):
         assert isinstance(rec.answer, list)

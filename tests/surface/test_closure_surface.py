@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from closurebench.errors import ConfigError
+from closurebench.errors import ConfigError, Resample
 from closurebench.graphs import Graph
 from closurebench.seeding import rng
 from closurebench.structures.closure import ClosureStructure
@@ -57,7 +57,7 @@ def _structure(category: str, seed: int) -> ClosureStructure:
     return ClosureStructure(category, graph, anchors, graph2)
 
 
-def _render(s: ClosureStructure, seed: int, **force: str):
+def _render(s: ClosureStructure, seed: int, **force: str | bool):
     return render_closure(s, g=rng(seed, "closure-surface-render"), **force)
 
 
@@ -175,3 +175,123 @@ def test_render_takes_its_facts_from_the_task() -> None:
         render_closure(ClosureStructure("nope", s.graph, ()), g=rng(1))
     with pytest.raises(ReadError, match="unknown closure category 'nope'"):
         read_closure(_render(s, 1).question, "nope")
+
+
+# --------------------------------------------------------------------------- text quality
+# Known-bad patterns (issue 11, point 7). Each is checked on every category × allowed
+# frame × style × encoding × label pool, with and without the answer-type hint.
+_MODALS = "can|could|will|would|should|may|might|must"
+_DO_MODAL = re.compile(rf"\b(does|do|did) \w+ ({_MODALS})\b", re.IGNORECASE)
+# The same with a longer subject ("does each of them can"), within one sentence.
+_DO_LONG_MODAL = re.compile(rf"\b(does|do|did)(?: [\w']+){{1,6}}? ({_MODALS})\b", re.IGNORECASE)
+_DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
+_A_VOWEL = re.compile(r"\ba ([aeiouAEIOU]\w*)")
+_AN_CONSONANT = re.compile(r"\ban ([b-df-hj-np-tv-zB-DF-HJ-NP-TV-Z]\w*)")
+# Spelling-based a/an exceptions: words whose sound differs from their first letter.
+_A_OK = {"one", "once", "unique", "unit", "user", "users", "union", "usual", "european"}
+_AN_OK = {"hour", "honest", "honour", "heir"}
+_SPACE_PUNCT = re.compile(r" [.,;:?!]")
+_HINT_SCHEMA = re.compile(r'\{"answer".*\}')
+
+
+def _prose(question: str, labels: tuple[str, ...]) -> str:
+    """The question's prose: JSON data lines and the answer hint's schema dropped, every
+    label replaced by one neutral word (so ``does srv-03 can`` reads ``does Lbl can``)."""
+    paras = [p for p in question.split("\n\n")]
+    kept = []
+    for para in paras:
+        lines = [x for x in para.split("\n") if not x.startswith("{")]
+        kept.append("\n".join(lines))
+    text = "\n\n".join(kept)
+    text = _HINT_SCHEMA.sub("SCHEMA", text)
+    for label in sorted(labels, key=len, reverse=True):
+        text = re.sub(rf"(?<![\w-]){re.escape(label)}(?![\w-])", "Lbl", text)
+    return text
+
+
+def _text_faults(question: str, labels: tuple[str, ...]) -> list[str]:
+    """Every known-bad pattern found in ``question`` (empty when the text is clean)."""
+    text = _prose(question, labels)
+    faults = [f"modal after do: {m.group(0)!r}" for m in _DO_MODAL.finditer(text)]
+    faults += [f"modal after do: {m.group(0)!r}" for m in _DO_LONG_MODAL.finditer(text)]
+    faults += [f"doubled word: {m.group(0)!r}" for m in _DOUBLED.finditer(text)]
+    faults += [
+        f"'a' before a vowel sound: {m.group(0)!r}"
+        for m in _A_VOWEL.finditer(text)
+        if m.group(1).lower() not in _A_OK
+    ]
+    faults += [
+        f"'an' before a consonant sound: {m.group(0)!r}"
+        for m in _AN_CONSONANT.finditer(text)
+        if m.group(1).lower() not in _AN_OK
+    ]
+    faults += ["unfilled slot" for c in "{}" if c in text]
+    faults += ["double space" for line in text.split("\n") if "  " in line.strip("| ")]
+    faults += [f"space before punctuation: {m.group(0)!r}" for m in _SPACE_PUNCT.finditer(text)]
+    return faults
+
+
+def test_text_fault_checks_catch_the_known_bad_patterns() -> None:
+    labels = ("Trent", "srv-03")
+    for bad in (
+        "How many hosts does Trent can connect to directly?",
+        "How many hosts does srv-03 can connect to directly?",
+        "On average, how many hosts does each of them can connect to directly?",
+        "Which accounts does the the bank pay?",
+        "Is it a ancestor?",
+        "It is an parent.",
+        "Which {nouns} pay Trent?",
+        "Which hosts  pay Trent?",
+        "Which hosts pay Trent ?",
+    ):
+        assert _text_faults(bad, labels), bad
+    assert not _text_faults("Trent is a user of an hour-long session, a one-off.", labels)
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_every_rendering_is_clean_text(category: str) -> None:
+    task = CLOSURE_TASKS[category]
+    n = max(task.min_n, 7)
+    faults: dict[str, str] = {}
+    for i, (frame, style, enc, pool) in enumerate(
+        itertools.product(_frames(category), STYLES, ENCODINGS, LABEL_POOLS)
+    ):
+        s = _sampled(category, n, i % 5)
+        for hints in (False, True):
+            r = render_closure(
+                s, g=rng(i, "text-quality"), encoding=enc, style=style, domain=frame,
+                label_pool=pool, answer_hints=hints,
+            )  # fmt: skip
+            for fault in _text_faults(r.question, r.labels):
+                faults.setdefault(fault, f"{frame}/{style}/{enc}/{pool}: {r.question!r}")
+    assert not faults, "\n".join(f"{k} — e.g. {v}" for k, v in faults.items())
+
+
+def _sampled(category: str, n: int, seed: int) -> ClosureStructure:
+    """A structure drawn by the category's own sampler (kinship graphs are families)."""
+    task = CLOSURE_TASKS[category]
+    for attempt in range(200):
+        try:
+            return task.sample(rng(seed, "text-quality", category, attempt), n, 0.35)
+        except Resample:
+            continue
+    raise AssertionError(f"{category}: no structure in 200 draws")
+
+
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_reader_reads_questions_with_and_without_the_answer_hint(category: str) -> None:
+    s = _structure(category, 5)
+    plain = _render(s, 3)
+    hinted = _render(s, 3, answer_hints=True)
+    assert hinted.question.startswith(plain.question) and hinted.question != plain.question
+    assert read_closure(plain.question, category) == read_closure(hinted.question, category)
+    certify(s, plain)
+    certify(s, hinted)
+
+
+def test_modal_verbs_are_questioned_by_inversion() -> None:
+    s = ClosureStructure("degree_count", Graph(4, ((0, 1), (0, 2))), (("X", 0),))
+    r = _render(s, 1, domain="cybersecurity", label_pool="names")
+    x = r.labels[0]
+    assert f"How many hosts can {x} connect to directly?" in r.question
+    certify(s, r)

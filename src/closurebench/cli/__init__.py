@@ -69,6 +69,7 @@ COMMANDS: dict[str, str] = {
     "generate": "closurebench.cli.generate:app",
     "schema": "closurebench.cli.schema:schema_cmd",
     "categories": "closurebench.cli.categories:categories_cmd",
+    "check-overlap": "closurebench.cli.overlap:check_overlap",
 }
 
 #: A closurebench error: bad input, configuration, dataset or generation failure.

@@ -5,8 +5,9 @@
     closurebench eval DATA.jsonl --model NAME --mode direct|cot --out RUN_DIR
         [--provider openai|transformers|scripted] [--base-url URL] [--api-key-env VAR]
         [--device cuda:0]
-        [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4] [--temperature 0]
-        [--max-tokens 2048] [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
+        [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4]
+        [--temperature 0|server] [--max-tokens 2048 | --max-completion-tokens N]
+        [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
         [--backoff 1] [--backoff-max 60] [--max-consecutive-failures 10]
         [--keep-errors] [--force-new] [--fsync-interval 1.0]
 
@@ -32,6 +33,19 @@ provider failed (the run stopped early: a fatal error or the circuit breaker; or
 provider could not be set up); 4 the run finished but some instances ended in error
 (run the same command to retry them).
 
+Generation settings: a request carries only the sampling parameters that are set.
+``--temperature`` defaults to 0 (greedy, as both papers decode); ``--temperature
+server`` sends none. The token limit is ``--max-tokens`` (sent as ``max_tokens``,
+default 2048) or ``--max-completion-tokens`` (sent as
+``max_completion_tokens``, what OpenAI's reasoning models take; it replaces the
+default ``--max-tokens``). When a server answers 400 naming a parameter it does not
+support for the model (OpenAI's o-series: ``max_tokens``, a non-default
+``temperature``), the run stops sending it (``max_tokens`` becomes
+``max_completion_tokens``), re-sends the request once, says so on stderr and records
+it under ``adaptations`` in ``run.json`` and ``summary.json``; any other 400 still
+stops the run. Reasoning tokens the server reports are recorded per result
+(``usage.reasoning_tokens``) and summed in ``summary.json``.
+
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
 its reply. ``--provider`` choices and their help come from the provider table
@@ -50,11 +64,19 @@ from rich.console import Console
 
 from closurebench.errors import ClosureBenchError, ConfigError, shorten
 from closurebench.evaluate.providers import providers_help
+from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
 
 if TYPE_CHECKING:
     from closurebench.evaluate.runner import RunStats
 
-__all__ = ["EXIT_ABORTED", "EXIT_INCOMPLETE", "eval_cmd", "result_line"]
+__all__ = [
+    "EXIT_ABORTED",
+    "EXIT_INCOMPLETE",
+    "eval_cmd",
+    "parse_temperature",
+    "result_line",
+    "token_limit",
+]
 
 #: Exit code of a run stopped early (a fatal provider error or the circuit breaker).
 EXIT_ABORTED = 3
@@ -67,6 +89,48 @@ def _split(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+#: ``--temperature`` values that send no temperature (the server's default applies).
+SERVER_DEFAULT = ("server", "none", "default")
+
+
+def parse_temperature(value: str) -> float | None:
+    """``--temperature``: a number, or ``server`` (None: not sent).
+
+    Raises:
+        ConfigError: for anything else.
+
+    Example:
+        >>> parse_temperature("0"), parse_temperature("0.7"), parse_temperature("server")
+        (0.0, 0.7, None)
+        >>> parse_temperature("hot")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        closurebench.errors.ConfigError: --temperature 'hot' is not a number; ...
+    """
+    text = value.strip().lower()
+    if text in SERVER_DEFAULT:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise ConfigError(
+            f"--temperature {value!r} is not a number; pass a number >= 0, or 'server' to send none"
+        ) from None
+
+
+def token_limit(max_tokens: int | None, max_completion_tokens: int | None) -> int | None:
+    """The ``max_tokens`` to send: as given, else the default unless
+    ``--max-completion-tokens`` is given (then none).
+
+    Example:
+        >>> token_limit(None, None), token_limit(None, 500), token_limit(64, None)
+        (2048, None, 64)
+    """
+    if max_tokens is None:
+        return DEFAULT_MAX_TOKENS if max_completion_tokens is None else None
+    return max_tokens
 
 
 def eval_cmd(
@@ -108,8 +172,29 @@ def eval_cmd(
     ] = 0,
     timeout: Annotated[float, typer.Option(help="Per-request timeout in seconds.")] = 120.0,
     retries: Annotated[int, typer.Option(help="Retries of a retryable failure.")] = 4,
-    temperature: Annotated[float, typer.Option(help="Sampling temperature.")] = 0.0,
-    max_tokens: Annotated[int, typer.Option("--max-tokens", help="Max generated tokens.")] = 2048,
+    temperature: Annotated[
+        str,
+        typer.Option(
+            help="Sampling temperature (default 0: greedy, as the papers decode); 'server' "
+            "sends none (the server's default; OpenAI reasoning models take no other).",
+        ),
+    ] = "0",
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-tokens",
+            help=f"Max generated tokens, sent as max_tokens (default {DEFAULT_MAX_TOKENS} "
+            "unless --max-completion-tokens is given).",
+        ),
+    ] = None,
+    max_completion_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-completion-tokens",
+            help="Max generated tokens, reasoning included, sent as max_completion_tokens "
+            "(what OpenAI reasoning models take instead of --max-tokens).",
+        ),
+    ] = None,
     top_p: Annotated[float | None, typer.Option("--top-p", help="Nucleus sampling mass.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of --sample and of the retry jitter.")] = 0,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N.")] = None,
@@ -194,10 +279,11 @@ def eval_cmd(
     try:
         settings = GenerationSettings(
             model=model,
-            temperature=temperature,
-            max_tokens=max_tokens,
+            temperature=parse_temperature(temperature),
+            max_tokens=token_limit(max_tokens, max_completion_tokens),
             top_p=top_p,
             timeout_s=timeout,
+            max_completion_tokens=max_completion_tokens,
         )
         settings.check()
         options = RunOptions(

@@ -2,8 +2,11 @@
 
 * ``closurebench generate closure --split heldout --seed 0 --out DIR [--count K]
   [--categories a,b] [--levels 1,2] [--n-min N] [--n-max N] [--density-min R]
-  [--density-max R] [--encodings nl,json,matrix] [--workers W]`` writes
-  ``DIR/closure-<split>.jsonl`` and ``DIR/closure-<split>.manifest.json``.
+  [--density-max R] [--encodings nl,json,matrix] [--answer-hints] [--workers W]`` writes
+  ``DIR/closure-<split>.jsonl`` and ``DIR/closure-<split>.manifest.json``. Questions end
+  with a per-category answer form only with ``--answer-hints`` (the paper gives none);
+  the manifest records the choice, the modal answer share per category and the splits
+  whose structures this one avoids (train avoids heldout's, finetune both).
 
 * ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
   [--n-min N] [--n-max N] [--time-limit S] [--workers W]`` writes
@@ -64,6 +67,26 @@ def grit_cmd(
             "resampled; the manifest records the limit and the resamples it caused.",
         ),
     ] = DEFAULT_TIME_LIMIT,
+    density_min: Annotated[
+        float | None,
+        typer.Option(
+            "--density-min",
+            help="Smallest Erdős–Rényi p (default: the split's preset; test/ood 0.28, "
+            "train/large 0.1).",
+        ),
+    ] = None,
+    density_max: Annotated[
+        float | None,
+        typer.Option("--density-max", help="Largest p (default: test/ood 0.44, train/large 0.3)."),
+    ] = None,
+    directed_share: Annotated[
+        float | None,
+        typer.Option(
+            "--directed-share",
+            help="Share of shortest-path graphs drawn directed (default: test/ood 0, "
+            "train/large 0.5).",
+        ),
+    ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
@@ -79,6 +102,9 @@ def grit_cmd(
             n_min=n_min,
             n_max=n_max,
             time_limit=time_limit,
+            density_min=density_min,
+            density_max=density_max,
+            directed_share=directed_share,
             workers=workers,
         )
     except ConfigError as exc:
@@ -171,6 +197,14 @@ def closure_cmd(
     encodings: Annotated[
         str, typer.Option(help="Comma-separated encodings drawn from: nl, json, matrix.")
     ] = "nl",
+    answer_hints: Annotated[
+        bool,
+        typer.Option(
+            "--answer-hints",
+            help="End each question with its answer form (e.g. Answer with a JSON object "
+            '{"answer": <number>}.). Off by default, as in the paper; recorded.',
+        ),
+    ] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest."""
@@ -191,6 +225,7 @@ def closure_cmd(
             density_min=density_min,
             density_max=density_max,
             encodings=_split_list(encodings) or (),
+            answer_hints=answer_hints,
             workers=workers,
         )
     except ConfigError as exc:

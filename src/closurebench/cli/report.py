@@ -1,4 +1,4 @@
-"""``closurebench report RUN_DIR [RUN_DIR ...] [--out DIR]``: Markdown + HTML report."""
+"""``closurebench report RUN_DIR [RUN_DIR ...] [--out DIR] [--dataset FILE ...]``: the report."""
 
 from __future__ import annotations
 
@@ -18,10 +18,19 @@ def report_cmd(
         Path | None,
         typer.Option("--out", "-o", help="Output directory (default: the first run directory)."),
     ] = None,
+    dataset: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--dataset",
+            "-d",
+            help="Dataset file the runs were made from (repeatable): adds split, density "
+            "and the directional lenient column where the results lack them.",
+        ),
+    ] = None,
 ) -> None:
     """Write report.md and report.html (tables, figures) for one or more runs side by side."""
     try:
-        md_path, html_path = build_report(run_dirs, out)
+        md_path, html_path = build_report(run_dirs, out, dataset or ())
     except ReportError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None

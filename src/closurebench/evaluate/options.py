@@ -110,6 +110,9 @@ class RunStats:
         failures: Instances of this call that ended in error (outcome ``error``).
         retry_after_capped: Waits a server asked for (``Retry-After``) that were cut
             to ``--backoff-max``.
+        adapted_requests: Requests sent again at once because the server refused a
+            parameter it names (see :class:`~closurebench.evaluate.requests.Requester`).
+        adaptations: The settings changes those refusals caused (also in ``run.json``).
         aborted: Why the run stopped before every instance was done (a fatal provider
             error, or the circuit breaker), or None.
         summary: The summary written to ``summary.json``.
@@ -123,6 +126,8 @@ class RunStats:
     cache_hits: int = 0
     failures: int = 0
     retry_after_capped: int = 0
+    adapted_requests: int = 0
+    adaptations: list[dict[str, Any]] = field(default_factory=list)
     aborted: str | None = None
     summary: dict[str, Any] = field(default_factory=dict)
 
@@ -137,4 +142,5 @@ class RunStats:
             "cache_hits": self.cache_hits,
             "failures": self.failures,
             "retry_after_capped": self.retry_after_capped,
+            "adapted_requests": self.adapted_requests,
         }

@@ -17,7 +17,8 @@ of the accuracies, which are over *answered* instances, and counts it under
 
 Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 ``reason``, ``response``, ``reasoning``, ``usage`` {``prompt_tokens``,
-``completion_tokens``}, ``latency_s``, ``finish_reason``, ``requests``,
+``completion_tokens``, ``reasoning_tokens`` (null when the server reported none)},
+``latency_s``, ``finish_reason``, ``requests``,
 ``settings``, ``mode``, ``error``, ``extra``, plus the metadata fields of
 :data:`~closurebench.schema.META_FIELDS` copied from the instance (missing ones are null).
 
@@ -94,6 +95,7 @@ def make_result(
     reasoning: str | None = None,
     prompt_tokens: int = 0,
     completion_tokens: int = 0,
+    reasoning_tokens: int | None = None,
     latency_s: float = 0.0,
     finish_reason: str | None = None,
     requests: int = 0,
@@ -112,6 +114,7 @@ def make_result(
         reasoning: Separate reasoning text, if any.
         prompt_tokens: Prompt tokens used.
         completion_tokens: Completion tokens used.
+        reasoning_tokens: Of those, reasoning tokens, when the backend reported them.
         latency_s: Request seconds.
         finish_reason: Finish reason of the last request.
         requests: Number of model calls the instance took.
@@ -142,11 +145,16 @@ def make_result(
         outcome=outcome,
         strict=strict,
         lenient=lenient,
+        lenient_directional=None if score is None else score.lenient_directional,
         extracted=extracted,
         reason=reason,
         response=response,
         reasoning=reasoning,
-        usage=Usage(prompt_tokens=int(prompt_tokens), completion_tokens=int(completion_tokens)),
+        usage=Usage(
+            prompt_tokens=int(prompt_tokens),
+            completion_tokens=int(completion_tokens),
+            reasoning_tokens=None if reasoning_tokens is None else int(reasoning_tokens),
+        ),
         latency_s=round(float(latency_s), 6),
         finish_reason=finish_reason,
         requests=requests,
@@ -302,7 +310,10 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     ``error_examples`` holds up to three distinct error messages.
     ``tokens.completion_mean`` is generated tokens per answer; ``per_correct_*`` divide
     all generated tokens by the number of (strict or lenient) correct answers, the
-    paper's cost-efficiency measure (Table 5). Latency statistics cover answered
+    paper's cost-efficiency measure (Table 5). ``tokens.reasoning_total`` sums the
+    reasoning tokens servers reported (part of the completion tokens), over the
+    ``tokens.reasoning_reported`` results that had them; ``reasoning_mean`` is per such
+    result (None when no server reported any). Latency statistics cover answered
     instances.
 
     Args:
@@ -315,6 +326,7 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     total = answered = strict = lenient = 0
     outcomes: dict[str, int] = {o.value: 0 for o in Outcome}
     prompt_total = completion_total = 0.0
+    reasoning_total = reasoning_reported = 0
     latencies: list[float] = []
     suites: set[str] = set()
     examples: list[str] = []
@@ -326,6 +338,10 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         usage = r.get("usage") or {}
         completion_total += float(usage.get("completion_tokens") or 0)
         prompt_total += float(usage.get("prompt_tokens") or 0)
+        reasoning = usage.get("reasoning_tokens")
+        if isinstance(reasoning, int) and not isinstance(reasoning, bool):
+            reasoning_total += reasoning
+            reasoning_reported += 1
         if r.get("suite") is not None:
             suites.add(str(r.get("suite")))
         if is_error_result(r):
@@ -358,6 +374,11 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "completion_mean": completion_total / answered if answered else None,
             "per_correct_strict": completion_total / strict if strict else None,
             "per_correct_lenient": completion_total / lenient if lenient else None,
+            "reasoning_total": reasoning_total,
+            "reasoning_reported": reasoning_reported,
+            "reasoning_mean": (
+                reasoning_total / reasoning_reported if reasoning_reported else None
+            ),
         },
         "latency_s": {"mean": _mean(latencies), "p90": _p90(latencies)},
         "mode": first.get("mode"),

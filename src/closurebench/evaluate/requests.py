@@ -8,13 +8,24 @@ up to ``options.backoff_max_s``: a longer wait (``Retry-After: 100000`` would be
 hours) is cut to that maximum, counted in ``RunStats.retry_after_capped``, and said
 once per run through the ``notice`` callback (one line on stderr in the CLI), so a
 run never sleeps silently for longer than ``--backoff-max``.
+
+A strict server (OpenAI's reasoning models) refuses some parameters with a 400 that
+names them (``max_tokens``: use ``max_completion_tokens``; a ``temperature`` other than
+its default). Such a refusal is not fatal: the requester stops sending that parameter
+for the rest of the run (:meth:`GenerationSettings.without`: ``max_tokens`` becomes
+``max_completion_tokens`` with the same limit, others are dropped), says so once
+through ``notice``, reports it to ``on_adapt`` (the runner records it in ``run.json``)
+and sends the request again at once. Each parameter is changed at most once, so a
+server that refuses what it was sent after the change, or a parameter the request did
+not send, stays a fatal error.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from closurebench.evaluate.cache import CompletionCache, request_key
 from closurebench.evaluate.modes import Message
@@ -77,7 +88,10 @@ class Requester:
         stats: Counters updated per request (``requests``, ``retries``, ``cache_hits``,
             ``retry_after_capped``).
         notice: Receives one-line messages for the user (the first capped
-            ``Retry-After``).
+            ``Retry-After``, each refused parameter).
+        on_adapt: Receives each change of the settings after a refused parameter
+            (``{"parameter", "action", "status", "message"}``).
+        adaptations: The changes made so far (also those restored by :meth:`restore`).
     """
 
     def __init__(
@@ -88,16 +102,18 @@ class Requester:
         options: RunOptions,
         stats: RunStats,
         notice: Callable[[str], None] | None = None,
+        on_adapt: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         """Bind the request's collaborators.
 
         Args:
             provider: The model backend.
-            settings: Generation settings.
+            settings: Generation settings (as the user set them).
             cache: The completion cache.
             options: Run options.
             stats: The run's counters.
             notice: Where one-line notices go (None: nowhere).
+            on_adapt: Told each change of the settings after a refused parameter.
         """
         self.provider = provider
         self.settings = settings
@@ -105,6 +121,9 @@ class Requester:
         self.options = options
         self.stats = stats
         self.notice = notice
+        self.on_adapt = on_adapt
+        self.adaptations: list[dict[str, Any]] = []
+        self._refused: set[str] = set()
         # A provider that bounds the time itself (a local model) is not cut off from outside.
         self.self_timed = bool(getattr(provider, "enforces_timeout", False))
 
@@ -123,21 +142,68 @@ class Requester:
                 retried; after retries the message says how many attempts were made.
         """
         use_cache = self.options.use_cache
-        key = request_key(self.settings, messages) if use_cache else ""
         if use_cache:
-            hit = self.cache.get(key)
+            hit = self.cache.get(request_key(self.settings, messages))
             if hit is not None:
                 self.stats.cache_hits += 1
                 return hit
-        completion = await self._with_retries(request_id, messages)
-        if use_cache:
-            self.cache.put(key, completion)
+        completion, sent = await self._with_retries(request_id, messages)
+        if use_cache:  # keyed by the settings it was produced with
+            self.cache.put(request_key(sent, messages), completion)
         return completion
 
-    async def _attempt(self, messages: list[Message]) -> Completion:
+    def restore(self, adaptations: Iterable[Mapping[str, Any]]) -> None:
+        """Re-apply the changes an earlier call of the same run made (from ``run.json``).
+
+        Args:
+            adaptations: Earlier ``on_adapt`` entries (their ``parameter`` is read).
+        """
+        for entry in adaptations:
+            param = entry.get("parameter")
+            if isinstance(param, str):
+                self._adapt(param, self.settings, entry, announce=False)
+
+    def _adapt(
+        self,
+        param: str,
+        sent: GenerationSettings,
+        entry: Mapping[str, Any],
+        *,
+        announce: bool = True,
+    ) -> bool:
+        """Stop sending ``param`` (refused by the server); whether to send again.
+
+        True when the request that was refused sent ``param`` and the settings no
+        longer do (changed now, or already by a concurrent request).
+        """
+        if param not in sent.request_fields():
+            return False  # the server refused something this request did not send
+        if param not in self.settings.request_fields():
+            return True  # another request has already changed it
+        if param in self._refused:
+            return False  # changed once already: the server still refuses it
+        renamed_back = {"max_tokens": "max_completion_tokens"}.get(param, "max_tokens")
+        changed = self.settings.without(param, rename=renamed_back not in self._refused)
+        if changed is None:
+            return False
+        self.settings, action = changed
+        self._refused.add(param)
+        record = {"parameter": param, "action": action, **dict(entry)}
+        self.adaptations.append(record)
+        if announce:
+            if self.notice is not None:
+                self.notice(
+                    f"the server refused the parameter {param!r} for this model; {action} "
+                    "for the rest of the run (recorded in run.json)"
+                )
+            if self.on_adapt is not None:
+                self.on_adapt(record)
+        return True
+
+    async def _attempt(self, messages: list[Message], settings: GenerationSettings) -> Completion:
         """One provider call, bounded by the timeout; a timeout is a retryable error."""
         self.stats.requests += 1
-        call = self.provider.complete(messages, self.settings)
+        call = self.provider.complete(messages, settings)
         if self.self_timed:
             return await call
         try:
@@ -149,13 +215,22 @@ class Requester:
                 retryable=True,
             ) from None
 
-    async def _with_retries(self, request_id: str, messages: list[Message]) -> Completion:
+    async def _with_retries(
+        self, request_id: str, messages: list[Message]
+    ) -> tuple[Completion, GenerationSettings]:
+        """The completion and the settings it was produced with."""
         attempt = 0
         while True:
+            sent = self.settings
             try:
-                return await self._attempt(messages)
+                return await self._attempt(messages, sent), sent
             except ProviderError as exc:
                 error = exc
+            if error.unsupported is not None:
+                entry = {"status": error.status, "message": str(error)[:300]}
+                if self._adapt(error.unsupported, sent, entry):
+                    self.stats.adapted_requests += 1
+                    continue  # the same request without the refused parameter, at once
             if not error.retryable or attempt >= self.options.retries:
                 if attempt:
                     raise ProviderError(
@@ -163,6 +238,7 @@ class Requester:
                         retryable=error.retryable,
                         status=error.status,
                         fatal=error.fatal,
+                        unsupported=error.unsupported,
                     ) from error
                 raise error
             await asyncio.sleep(self.delay(request_id, attempt, error))

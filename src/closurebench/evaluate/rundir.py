@@ -12,6 +12,13 @@ identity (it does not change an answer), nor is the instance selection (``--limi
 ``--sample``...: a resumed run may grow or shrink; the summary covers the selected
 instances).
 
+``run.json`` also lists, under ``adaptations``, each parameter the server refused and
+what the run sends instead (``{"parameter": "max_tokens", "action": "max_tokens renamed
+to max_completion_tokens", "status": 400, "message": ...}``, see
+:class:`~closurebench.evaluate.requests.Requester`); a resumed run applies them from its
+first request (:func:`recorded_adaptations`). They are not part of the identity (the
+same options resume the run), and ``--force-new`` clears them.
+
 A ``run.json`` written before these checks (no ``format`` field) holds only ``mode``,
 ``settings`` and ``provider``: those are still compared; the dataset and the other new
 fields cannot be verified, so the run is accepted with one warning line and
@@ -63,6 +70,8 @@ __all__ = [
     "check_identity",
     "differences",
     "file_sha256",
+    "record_adaptation",
+    "recorded_adaptations",
     "run_identity",
 ]
 
@@ -245,6 +254,36 @@ def check_identity(
     elif not old.get("dataset") and identity.get("dataset"):
         _write(path, {**old, "dataset": identity["dataset"]})
     return False
+
+
+def recorded_adaptations(out: Path) -> list[dict[str, Any]]:
+    """The settings changes ``out/run.json`` records (``[]`` when none or unreadable).
+
+    Example:
+        >>> import tempfile
+        >>> d = Path(tempfile.mkdtemp())
+        >>> record_adaptation(d, {"parameter": "temperature", "action": "temperature dropped"})
+        >>> [a["parameter"] for a in recorded_adaptations(d)]
+        ['temperature']
+        >>> import shutil; shutil.rmtree(d)
+    """
+    obj = _read(Path(out) / RUN_FILE)
+    found = obj.get("adaptations") if obj is not None else None
+    return [dict(a) for a in found if isinstance(a, dict)] if isinstance(found, list) else []
+
+
+def record_adaptation(out: Path, entry: Mapping[str, Any]) -> None:
+    """Append one settings change to ``out/run.json``'s ``adaptations`` (lock held).
+
+    Args:
+        out: The run directory.
+        entry: ``{"parameter", "action", ...}`` (see
+            :class:`~closurebench.evaluate.requests.Requester`).
+    """
+    path = Path(out) / RUN_FILE
+    obj = _read(path) or {}
+    obj["adaptations"] = [*recorded_adaptations(Path(out)), dict(entry)]
+    _write(path, obj)
 
 
 class RunLock:

@@ -20,7 +20,10 @@ sha256, model, provider, mode, scoring-relevant settings) and ``RUN_DIR/summary.
   such as a local model that stops generating), and up to ``retries`` retries of a
   retryable :class:`ProviderError` (or a timeout) with exponential backoff and jitter,
   seeded per instance and attempt; a server's ``Retry-After`` is respected up to
-  ``backoff_max_s`` (a longer one is cut, and said once on stderr);
+  ``backoff_max_s`` (a longer one is cut, and said once on stderr); a 400 that refuses
+  a named parameter (``max_tokens``, ``temperature`` for a reasoning model) changes the
+  settings once and re-sends, recorded under ``adaptations`` in ``run.json`` and
+  ``summary.json``;
 * **score** (:class:`InstanceEvaluator`): the mode's per-instance loop
   (:meth:`Mode.run`) turns requests into a score. A request that still fails after
   its retries (or a bug in a mode) gives outcome ``error`` with the message in
@@ -79,6 +82,8 @@ from closurebench.evaluate.rundir import (
     RunLock,
     check_identity,
     file_sha256,
+    record_adaptation,
+    recorded_adaptations,
     run_identity,
 )
 from closurebench.evaluate.selection import select_instances
@@ -337,6 +342,7 @@ class InstanceEvaluator:
             reasoning=output.reasoning,
             prompt_tokens=output.prompt_tokens,
             completion_tokens=output.completion_tokens,
+            reasoning_tokens=output.reasoning_tokens,
             latency_s=output.latency_s,
             finish_reason=output.finish_reason,
             requests=max(calls, output.requests if calls else 0),
@@ -415,6 +421,7 @@ def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     )
     summary["aborted"] = aborted
     summary["run"] = plan.stats.counters()
+    summary["adaptations"] = list(plan.stats.adaptations)
     write_summary(plan.out_dir / SUMMARY_FILE, summary)
     plan.stats.summary = summary
     plan.stats.aborted = aborted
@@ -486,7 +493,17 @@ async def run_eval(
             plan.selected_results() if opts.progress and plan.done_ids else (),
         )
         say = progress.notice_to(notice)
-        requester = Requester(provider, settings, cache, opts, stats, notice=say)
+        requester = Requester(
+            provider,
+            settings,
+            cache,
+            opts,
+            stats,
+            notice=say,
+            on_adapt=lambda entry: record_adaptation(plan.out_dir, entry),
+        )
+        requester.restore(recorded_adaptations(plan.out_dir))
+        stats.adaptations = requester.adaptations
         evaluate = InstanceEvaluator(the_mode, requester, settings.to_dict(), stats)
         record = Recorder(writer, progress, stats, CircuitBreaker(opts.max_consecutive_failures))
 

@@ -4,27 +4,53 @@ Splits (``spec/closurebench.md``): ``train`` and ``heldout`` hold 1,300 instance
 each (50 per category), ``finetune`` 2,500; a custom ``count`` spreads instances
 evenly over the chosen categories (the first ``count mod C`` categories get one more).
 
-Instance ``i`` of category ``c`` in split ``s`` has
+Instance ``i`` of category ``c`` in split ``s`` is built in two stages.
 
-* structural seed ``derive_seed(master, "closure", s, "structure", c, i)`` — it alone
-  fixes ``n`` (uniform in the n range, at least the category's ``min_n``), ``ρ``
-  (uniform in the density range; redrawn, seeded, when no well-posed instance exists
-  at that (n, ρ)), the graph, the anchors and the answer (three routes must agree,
-  else generation fails loudly naming the instance);
-* surface seed ``derive_seed(master, "closure", s, "surface", c, i, r)`` — it alone fixes
-  the label pool, frame, style, edge order and encoding; ``r`` counts redraws made only
-  to avoid a duplicate question text within the split.
+1. **Structure** (graph, anchors, answer; no text). Its structural seed is
+   ``derive_seed(master, "closure", s, "structure", c, i)``, or, for its ``r``-th
+   redraw, ``derive_seed(master, "closure", s, "structure", c, i, "redraw", r)``. A
+   seed alone fixes ``n`` (uniform in the n range, at least the category's ``min_n``),
+   ``ρ`` (uniform in the density range; redrawn, seeded, when no well-posed instance
+   exists at that (n, ρ)), the graph, the anchors and the answer; the record keeps the
+   seed it was built from. The instance is redrawn (``r`` = 1, 2, ...) when its draw
 
-``workers > 1`` generates instances in that many processes and gives byte-identical
-output: each instance is first generated as if no question were taken yet (surface
-redraw 0); then, in plan order, an instance whose question duplicates an earlier one
-is generated again in this process against the questions before it - exactly what the
-one-process run does (see :func:`merge_in_order`).
+   * **repeats a structure of a higher-priority split** (:data:`PRIORITY`: heldout,
+     then train, then finetune): ``train`` never holds a (category, graph, anchors)
+     structure of the first :func:`reference_count` instances per category of
+     ``heldout`` (its default size), ``finetune`` none of heldout's or train's. The
+     structure stage of a category depends on nothing else, so the generator computes
+     those splits' structures of the category (no Ein, Python, text) to check; or
+   * **over-fills its answer stratum**: in a non-boolean category, instance ``i`` may
+     not take an answer that ``⌊0.4·(i+1)⌋`` (at least 1) earlier instances of the
+     category already have, so every prefix of a category — the whole split included —
+     has a most common answer of at most 40 % (:data:`MODAL_CAP`; the manifest reports
+     ``modal_share``). After :data:`STRATUM_DRAWS` draws the least common answer seen
+     is kept (only tiny or degenerate configurations get there).
 
-Boolean-valued categories (and the boolean part of ``multi_query``, the branch of
-``conditional``) alternate the wanted value by index, so a split of 50 per category
-is exactly 25 / 25. Every rendered question is read back by the independent reader
-(:func:`closurebench.surface.closure.certify`), so no question is ambiguous or lossy.
+   Categories are independent, and within one the decisions follow index order; a
+   category's structures therefore do not depend on ``count``, the other categories or
+   ``--workers`` (instance ``i`` is the same in a split of any size that holds it).
+2. **Surface and checks**: the kept structure's answer is computed by three routes
+   (solver, Ein, Python; they must agree, else generation fails loudly naming the
+   instance); the surface seed ``derive_seed(master, "closure", s, "surface", c, i, r)``
+   alone fixes the label pool, frame, style, edge order and encoding, ``r`` counting
+   redraws made only to avoid a duplicate question text within the split; the reader
+   (:func:`closurebench.surface.closure.certify`) reads the question back.
+
+Questions carry no per-category answer form unless ``answer_hints`` is set (recorded
+in every record and in the manifest).
+
+``workers > 1`` computes the categories' structures in that many processes, then the
+instances, and gives byte-identical output: each instance is first rendered as if no
+question were taken yet (surface redraw 0); then, in plan order, an instance whose
+question duplicates an earlier one is rendered again in this process against the
+questions before it - exactly what the one-process run does (see :func:`merge_in_order`).
+
+Boolean-valued categories (and the boolean part of ``multi_query``) alternate the wanted
+value by index, so a split of 50 per category is exactly 25 / 25; ``conditional``, whose
+"cannot reach" branch always answers -1, takes that branch at indices ``i mod 5`` in
+{2, 4} (40 %), which the answer-stratum cap admits at every prefix. Every rendered
+question is read back by the independent reader, so no question is ambiguous or lossy.
 
 Example:
     >>> recs = generate_records(ClosureConfig(split="heldout", seed=0, count=2,
@@ -46,30 +72,52 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from closurebench import __version__
-from closurebench.errors import ConfigError, SamplingError
+from closurebench.errors import ConfigError, Resample, SamplingError
 from closurebench.generate.io import write_jsonl
-from closurebench.jsonl import clean
+from closurebench.jsonl import canonical_json, clean
 from closurebench.schema import ClosureInstance, ResultType, Suite
+from closurebench.schema.instances import structure_key
 from closurebench.seeding import derive_seed, rng
+from closurebench.structures.closure import ClosureStructure
 from closurebench.surface.closure import ENCODINGS, certify, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
-from closurebench.tasks.closure.base import TIMINGS, ClosureTask, Verified, sample_verified
+from closurebench.tasks.closure.base import TIMINGS, Answer, ClosureTask, Verified, verify
 
 __all__ = [
+    "MODAL_CAP",
+    "PRIORITY",
     "SPLITS",
     "STAGES",
+    "STRATUM_DRAWS",
     "ClosureConfig",
+    "Draw",
+    "StructurePlan",
     "generate_instance",
     "generate_records",
     "generate_split",
     "label_answer",
     "manifest",
     "merge_in_order",
+    "modal_shares",
+    "reference_count",
+    "stratum_cap",
     "write_split",
 ]
 
 #: Draws of the knobs (n, ρ) before a category is declared impossible for the ranges.
 _KNOB_DRAWS = 20
+
+#: Draws of one (n, ρ) before the next (n, ρ) is tried.
+_ATTEMPTS = 200
+
+#: The largest share of a non-boolean category the most common answer may take.
+MODAL_CAP = 0.4
+
+#: Structural redraws of one instance before the least common answer seen is kept.
+STRATUM_DRAWS = 64
+
+#: Splits in priority order: a split never repeats a structure of an earlier one.
+PRIORITY: tuple[str, ...] = ("heldout", "train", "finetune")
 
 #: Stages a ``timings`` dict reports: sampling draws, the graph-core solver, the Ein
 #: route, the Python route, rendering, and reading back (certify).
@@ -102,6 +150,8 @@ class ClosureConfig:
         density_min: Smallest edge probability ρ (> 0).
         density_max: Largest ρ (<= 1).
         encodings: Encodings to draw from (``nl``, ``json``, ``matrix``).
+        answer_hints: End each question with its category's answer form (off by
+            default, as in the paper; recorded in every record and the manifest).
         workers: Processes (1 = in-process); does not change the output.
     """
 
@@ -115,6 +165,7 @@ class ClosureConfig:
     density_min: float = 0.1
     density_max: float = 0.5
     encodings: tuple[str, ...] = ("nl",)
+    answer_hints: bool = False
     workers: int = 1
 
     def __post_init__(self) -> None:
@@ -190,7 +241,194 @@ def label_answer(task: ClosureTask, answer: Any, labels: Sequence[str]) -> Any:
 
 
 def _want(task: ClosureTask, index: int) -> bool | None:
-    return index % 2 == 0 if task.balanced() else None
+    """The value the balance key must take at ``index`` (``None``: no balance).
+
+    Boolean answers (and a compound answer's boolean part) alternate; a non-boolean
+    category whose ``False`` branch is one constant answer (``conditional``: -1) takes
+    it at ``index mod 5`` in {2, 4}, 40 % of every prefix the stratum cap admits.
+    """
+    if not task.balanced():
+        return None
+    if task.result_type in (ResultType.BOOLEAN, ResultType.COMPOUND):
+        return index % 2 == 0
+    return index % 5 not in (2, 4)
+
+
+def stratum_cap(index: int) -> int:
+    """How many earlier instances of a category may share the answer of instance ``index``.
+
+    ``⌊0.4·(index + 1)⌋``, at least 1: every prefix of ``m >= 3`` instances keeps its most
+    common answer at or under 40 % (:data:`MODAL_CAP`) when enough answers exist.
+
+    Example:
+        >>> [stratum_cap(i) for i in range(11)]
+        [1, 1, 1, 1, 2, 2, 2, 3, 3, 4, 4]
+    """
+    return max(1, (index + 1) * 2 // 5)
+
+
+def reference_count(split: str) -> int:
+    """Instances per category of ``split`` that lower-priority splits never repeat.
+
+    The default split size over all 26 categories, rounded up (heldout and train: 50,
+    finetune: 97); a smaller split of the same seed and ranges is a prefix of it.
+
+    Example:
+        >>> reference_count("heldout"), reference_count("finetune")
+        (50, 97)
+    """
+    return -(-SPLITS[split] // len(CLOSURE_TASKS))
+
+
+@dataclass(frozen=True)
+class Draw:
+    """One kept structure of the structure stage (before Ein, Python and text).
+
+    Attributes:
+        structural_seed: The seed it was drawn from (alone it gives it back).
+        density: The edge probability ρ it was drawn at.
+        structure: Graph(s) and anchors.
+        answer: The solver's answer (node ids); the three routes confirm it later.
+        key: Its :func:`~closurebench.schema.instances.structure_key`.
+        stratum: The answer as canonical JSON (what the modal share counts).
+    """
+
+    structural_seed: int
+    density: float
+    structure: ClosureStructure
+    answer: Answer
+    key: str
+    stratum: str
+
+
+def _timed(timings: dict[str, float] | None, stage: str, t0: float) -> float:
+    t1 = time.perf_counter()
+    if timings is not None:
+        timings[stage] = timings.get(stage, 0.0) + (t1 - t0)
+    return t1
+
+
+def _draw(
+    config: ClosureConfig,
+    task: ClosureTask,
+    index: int,
+    structural: int,
+    want: bool | None,
+    timings: dict[str, float] | None,
+) -> Draw:
+    """The first well-posed structure of seed ``structural`` (solver answer only).
+
+    Raises:
+        SamplingError: when no (n, ρ) of :data:`_KNOB_DRAWS` draws hosts one.
+    """
+    lo, hi = max(config.n_min, task.min_n), max(config.n_max, task.min_n)
+    for knobs in range(_KNOB_DRAWS):
+        # Some (n, ρ) cannot host a well-posed instance of a category (a dense graph is
+        # strongly connected, so nothing is unreachable); redraw the knobs, seeded.
+        g = rng(structural, "knobs", knobs)
+        n = int(g.integers(lo, hi + 1))
+        density = round(float(g.uniform(config.density_min, config.density_max)), 4)
+        for attempt in range(_ATTEMPTS):
+            t0 = time.perf_counter()
+            try:
+                s = task.sample(rng(structural, "closure", knobs, "attempt", attempt), n, density)
+            except Resample:
+                _timed(timings, "sample", t0)
+                continue
+            t0 = _timed(timings, "sample", t0)
+            answer = task.norm(task.solve(s))
+            _timed(timings, "solve", t0)
+            if want is not None and task.balance_key(answer) not in (None, want):
+                continue
+            g2 = s.graph2.to_dict() if s.graph2 is not None else None
+            return Draw(
+                structural_seed=structural,
+                density=density,
+                structure=s,
+                answer=answer,
+                key=structure_key(task.name, s.graph.to_dict(), g2, dict(s.anchors)),
+                stratum=canonical_json(answer),
+            )
+    raise SamplingError(
+        f"{task.name} #{index}: no well-posed instance for {_KNOB_DRAWS} draws of (n, ρ) in "
+        f"n {lo}..{hi}, ρ {config.density_min}..{config.density_max}; widen the ranges"
+    )
+
+
+class StructurePlan:
+    """The structure stage of every split of one seed and set of ranges, computed lazily.
+
+    ``draw(split, category, index)`` is a pure function of the seed, the n and density
+    ranges, the split, the category and the index (see the module docstring); the plan
+    caches each (split, category) schedule as far as it was asked for.
+
+    Example:
+        >>> plan = StructurePlan(ClosureConfig(seed=3))
+        >>> a = plan.draw("train", "graph_comparison", 4)
+        >>> a == StructurePlan(ClosureConfig(seed=3, count=7)).draw("train", "graph_comparison", 4)
+        True
+        >>> a.key in {plan.draw("heldout", "graph_comparison", i).key for i in range(50)}
+        False
+    """
+
+    def __init__(self, config: ClosureConfig, timings: dict[str, float] | None = None) -> None:
+        self.config = config
+        self.timings = timings
+        self._draws: dict[tuple[str, str], list[Draw]] = {}
+        self._counts: dict[tuple[str, str], Counter[str]] = {}
+        self._taken: dict[tuple[str, str], frozenset[str]] = {}
+
+    def taken(self, split: str, category: str) -> frozenset[str]:
+        """Structure keys of ``category`` that ``split`` must not repeat."""
+        got = self._taken.get((split, category))
+        if got is None:
+            higher = PRIORITY[: PRIORITY.index(split)]
+            got = frozenset(
+                self.draw(h, category, i).key for h in higher for i in range(reference_count(h))
+            )
+            self._taken[(split, category)] = got
+        return got
+
+    def draw(self, split: str, category: str, index: int) -> Draw:
+        """The kept structure of instance ``index`` of ``category`` in ``split``.
+
+        Raises:
+            SamplingError: when no draw is well posed, or every draw repeats a structure
+                of a higher-priority split.
+        """
+        draws = self._draws.setdefault((split, category), [])
+        counts = self._counts.setdefault((split, category), Counter())
+        while len(draws) <= index:
+            d = self._next(split, category, len(draws), counts)
+            counts[d.stratum] += 1
+            draws.append(d)
+        return draws[index]
+
+    def _next(self, split: str, category: str, index: int, counts: Counter[str]) -> Draw:
+        task = CLOSURE_TASKS[category]
+        taken = self.taken(split, category)
+        limited = task.result_type is not ResultType.BOOLEAN
+        cap = stratum_cap(index)
+        want = _want(task, index)
+        best: Draw | None = None
+        for redraw in range(STRATUM_DRAWS):
+            extra = ("redraw", redraw) if redraw else ()
+            seed = derive_seed(
+                self.config.seed, "closure", split, "structure", category, index, *extra
+            )
+            d = _draw(self.config, task, index, seed, want, self.timings)
+            if d.key in taken:
+                continue
+            if not limited or counts[d.stratum] < cap:
+                return d
+            if best is None or counts[d.stratum] < counts[best.stratum]:
+                best = d
+        if best is None:
+            raise SamplingError(
+                f"{category} #{index} of {split}: all {STRATUM_DRAWS} draws repeat a structure "
+                f"of {', '.join(PRIORITY[: PRIORITY.index(split)])}; widen the n or density range"
+            )
+        return best
 
 
 def generate_instance(
@@ -199,55 +437,44 @@ def generate_instance(
     index: int,
     seen: set[str] | None = None,
     timings: dict[str, float] | None = None,
+    plan: StructurePlan | None = None,
 ) -> ClosureInstance:
     """Generate one certified instance record (see the module docstring for seeds).
 
-    With ``timings``, the seconds spent per stage (:data:`STAGES`) are added to it.
+    Args:
+        config: What to generate (split, seed, ranges, encodings, answer hints).
+        category: The category.
+        index: The index within the category.
+        seen: Questions already taken (a duplicate is redrawn); ``None``: none.
+        timings: Seconds per stage (:data:`STAGES`) are added to it.
+        plan: The structure stage to reuse (a fresh one is made otherwise; reusing one
+            saves recomputing earlier indices and other splits).
     """
+    if plan is None:
+        plan = StructurePlan(config, timings)
     if timings is None:
-        return _generate_instance(config, category, index, seen, None)
+        return _render_instance(
+            config, category, index, plan.draw(config.split, category, index), seen, None
+        )
     token = TIMINGS.set(timings)
     try:
-        return _generate_instance(config, category, index, seen, timings)
+        d = plan.draw(config.split, category, index)
+        return _render_instance(config, category, index, d, seen, timings)
     finally:
         TIMINGS.reset(token)
 
 
-def _generate_instance(
+def _render_instance(
     config: ClosureConfig,
     category: str,
     index: int,
+    draw: Draw,
     seen: set[str] | None,
     timings: dict[str, float] | None,
 ) -> ClosureInstance:
     task = CLOSURE_TASKS[category]
-    structural = derive_seed(config.seed, "closure", config.split, "structure", category, index)
-    lo, hi = max(config.n_min, task.min_n), max(config.n_max, task.min_n)
-    for knobs in range(_KNOB_DRAWS):
-        # Some (n, ρ) cannot host a well-posed instance of a category (a dense graph is
-        # strongly connected, so nothing is unreachable); redraw the knobs, seeded.
-        g = rng(structural, "knobs", knobs)
-        n = int(g.integers(lo, hi + 1))
-        density = round(float(g.uniform(config.density_min, config.density_max)), 4)
-        try:
-            verified: Verified = sample_verified(
-                task,
-                structural,
-                ("closure", knobs),
-                n=n,
-                density=density,
-                want=_want(task, index),
-                max_attempts=200,
-            )
-            break
-        except SamplingError:
-            continue
-    else:
-        raise SamplingError(
-            f"{category} #{index}: no well-posed instance for {_KNOB_DRAWS} draws of (n, ρ) in "
-            f"n {lo}..{hi}, ρ {config.density_min}..{config.density_max}; widen the ranges"
-        )
-    s = verified.structure
+    s = draw.structure
+    verified: Verified = verify(task, s)
     t0 = time.perf_counter()
     for redraw in range(100):
         surface = derive_seed(
@@ -255,18 +482,14 @@ def _generate_instance(
         )
         sg = rng(surface)
         encoding = config.encodings[int(sg.integers(len(config.encodings)))]
-        rendered = render_closure(s, g=sg, encoding=encoding)
+        rendered = render_closure(s, g=sg, encoding=encoding, answer_hints=config.answer_hints)
         if seen is None or rendered.question not in seen:
             break
     else:  # pragma: no cover - 100 colliding surfaces would need a degenerate config
         raise ConfigError(f"{category} #{index}: 100 surface draws all duplicated a question")
-    if timings is not None:
-        t1 = time.perf_counter()
-        timings["render"] = timings.get("render", 0.0) + (t1 - t0)
-        t0 = t1
+    t0 = _timed(timings, "render", t0)
     certify(s, rendered)
-    if timings is not None:
-        timings["certify"] = timings.get("certify", 0.0) + (time.perf_counter() - t0)
+    _timed(timings, "certify", t0)
     if seen is not None:
         seen.add(rendered.question)
     labels = list(rendered.labels)
@@ -278,8 +501,8 @@ def _generate_instance(
         "level": task.level,
         "result_type": task.result_type,
         "n": s.n,
-        "density": density,
-        "structural_seed": structural,
+        "density": draw.density,
+        "structural_seed": draw.structural_seed,
         "surface_seed": surface,
         "label_pool": rendered.label_pool,
         "labels": labels,
@@ -297,6 +520,7 @@ def _generate_instance(
         "graph2": s.graph2.to_dict() if s.graph2 is not None else None,
         "anchors": dict(s.anchors),
         "programs": verified.programs,
+        "answer_hints": config.answer_hints,
         "version": __version__,
     }
     return ClosureInstance.model_validate(clean(record))
@@ -333,9 +557,15 @@ def merge_in_order(
         yield record
 
 
-def _instance_job(job: tuple[ClosureConfig, str, int]) -> ClosureInstance:
-    config, category, index = job
-    return generate_instance(config, category, index, None)
+def _schedule_job(job: tuple[ClosureConfig, str, int]) -> list[Draw]:
+    config, category, count = job
+    plan = StructurePlan(config)
+    return [plan.draw(config.split, category, i) for i in range(count)]
+
+
+def _instance_job(job: tuple[ClosureConfig, str, int, Draw]) -> ClosureInstance:
+    config, category, index, draw = job
+    return _render_instance(config, category, index, draw, None, None)
 
 
 def generate_records(
@@ -352,26 +582,34 @@ def generate_records(
     records: list[ClosureInstance] = []
     if config.workers <= 1 or len(plan) <= 1 or timings is not None:
         seen: set[str] = set()
+        structures = StructurePlan(config, timings)
         for category, index in plan:
-            record = generate_instance(config, category, index, seen, timings)
+            record = generate_instance(config, category, index, seen, timings, structures)
             records.append(record)
             if progress is not None:
                 progress(record)
         return records
-
-    def again(record: ClosureInstance, seen: set[str]) -> ClosureInstance:
-        category, index = record.category, int(record.id.rsplit("-", 1)[1])
-        return generate_instance(config, category, index, seen)
 
     # fork (where there is one): workers start at once with everything imported, and a
     # script calling this needs no ``if __name__ == "__main__"`` guard. The children
     # only generate; they touch no lock a parent thread (a progress bar) may hold.
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else None)
-    jobs = [(config, category, index) for category, index in plan]
-    chunk = max(1, min(32, len(jobs) // (4 * config.workers)))
+    per = Counter(category for category, _ in plan)
     with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
-        # map() yields in submission order, so the output does not depend on scheduling.
+        # Stage 1, one job per category (its decisions follow index order); stage 2,
+        # one job per instance. map() yields in submission order, so the output does
+        # not depend on scheduling.
+        cats = list(per)
+        scheduled = pool.map(_schedule_job, [(config, c, per[c]) for c in cats])
+        draws = dict(zip(cats, scheduled, strict=True))
+        jobs = [(config, category, index, draws[category][index]) for category, index in plan]
+
+        def again(record: ClosureInstance, seen: set[str]) -> ClosureInstance:
+            category, index = record.category, int(record.id.rsplit("-", 1)[1])
+            return _render_instance(config, category, index, draws[category][index], seen, None)
+
+        chunk = max(1, min(32, len(jobs) // (4 * config.workers)))
         for record in merge_in_order(pool.map(_instance_job, jobs, chunksize=chunk), again):
             records.append(record)
             if progress is not None:
@@ -379,10 +617,35 @@ def generate_records(
     return records
 
 
+def modal_shares(records: Iterable[ClosureInstance]) -> dict[str, float]:
+    """Share of its most common answer, per non-boolean category (4 decimals).
+
+    The answer is compared as the model must give it (labels, canonical JSON).
+
+    Example:
+        >>> recs = generate_records(ClosureConfig(count=5, categories=("graph_comparison",)))
+        >>> modal_shares(recs)["graph_comparison"] <= MODAL_CAP
+        True
+    """
+    by: dict[str, Counter[str]] = {}
+    for r in records:
+        if r.result_type is not ResultType.BOOLEAN:
+            by.setdefault(r.category, Counter())[canonical_json(r.answer)] += 1
+    return {
+        c: round(counts.most_common(1)[0][1] / counts.total(), 4)
+        for c, counts in sorted(by.items())
+    }
+
+
 def manifest(
     config: ClosureConfig, records: Sequence[ClosureInstance], sha256: str, file: str
 ) -> dict[str, Any]:
-    """Counts per category/level/encoding/domain/style, checksum, version, arguments."""
+    """Counts per category/level/encoding/domain/style, checksum, version, arguments.
+
+    Also the modal share per non-boolean category (:func:`modal_shares`) and the
+    splits whose structures this one avoids (``avoids_structures_of``: each with the
+    instances per category it covers).
+    """
     booleans = [r.answer for r in records if r.result_type is ResultType.BOOLEAN]
     return {
         "suite": "closure",
@@ -402,6 +665,10 @@ def manifest(
         "boolean_true_share": (
             round(sum(bool(a) for a in booleans) / len(booleans), 4) if booleans else None
         ),
+        "modal_share": modal_shares(records),
+        "avoids_structures_of": {
+            h: reference_count(h) for h in PRIORITY[: PRIORITY.index(config.split)]
+        },
         "mean_density": round(math.fsum(r.density for r in records) / len(records), 4),
     }
 

@@ -2,14 +2,38 @@
 
 Split specs follow ``spec/grit.md`` (paper Table 1):
 
-=====  ========  ======  =========================
-split  n range   graphs  scenarios
-=====  ========  ======  =========================
-train  4-40      2,160   the 31 in-distribution
-test   10-40     360     the 31 in-distribution
-large  40-60     120     the 31 in-distribution
-ood    10-40     180     the 24 held-out (OOD)
-=====  ========  ======  =========================
+=====  ========  ======  =========================  ===========  ===============
+split  n range   graphs  scenarios                  ER p         directed SP
+=====  ========  ======  =========================  ===========  ===============
+train  4-40      2,160   the 31 in-distribution     0.10-0.30    half
+test   10-40     360     the 31 in-distribution     0.28-0.44    none (App. G)
+large  40-60     120     the 31 in-distribution     0.10-0.30    half
+ood    10-40     180     the 24 held-out (OOD)      0.28-0.44    none
+=====  ========  ======  =========================  ===========  ===============
+
+Density (issue 11). The paper contradicts itself: App. A says the Erdős–Rényi edge
+probability is ``p in [0.1, 0.3]``, but App. H's statistics of the 2,760 test graphs it
+evaluated on show a mean density ``2|E| / (|V|(|V| - 1))`` of 0.457-0.470 in every size
+bucket and 34 / 72 / 146 / 285 mean edges at 10-15 / 16-20 / 21-30 / 31-40 nodes, which
+``p in [0.1, 0.3]`` cannot give (about 0.21 with complete TSP graphs counted in). The
+``test`` preset follows App. H, what the paper's numbers were measured on: ``p`` uniform
+in :data:`~closurebench.tasks.grit.base.APP_H_DENSITY` (0.28-0.44) for the non-TSP tasks,
+which with the complete TSP graphs gives a mean density of ~0.47 and 33 / 73 / 148 / 294
+mean edges per bucket (App. H's tertile cut points are not reproduced: the paper does not
+give the distribution). ``ood`` uses the same preset, so the test-vs-OOD gap measures the
+surface (unseen scenarios and identifiers), not the structure. ``train`` and ``large``
+keep App. A's range (for ``large``, n up to 60 at App. H density is the exact solvers'
+hard case). Both ends are knobs (``density_min`` / ``density_max``: pass 0.1 and 0.3
+for App. A everywhere, or 0.28 and 0.44 for App. H); the manifest records the range
+used, ``density_note`` and, per task, the mean density and mean edge count
+(``density_stats``).
+
+Direction. App. G and H describe the test graphs as connected and undirected, so the
+``test`` and ``ood`` presets draw every shortest-path graph undirected
+(``directed_share`` 0); ``train`` and ``large`` keep half of them directed (strongly
+connected), which the manifest records (``directed`` count per task in
+``density_stats``). The draw that decides the direction is made either way, so changing
+the share changes no other graph.
 
 Graph ``i`` of a split gets task ``tasks[i % len(tasks)]`` (so graphs spread evenly over
 the tasks) and, being the ``k``-th of the ``K`` graphs of its task, ``n = n_min +
@@ -62,11 +86,14 @@ from closurebench.surface.grit import FORMS, NAMINGS, certify, render
 from closurebench.surface.grit.scenarios import for_task
 from closurebench.tasks.grit import GRIT_TASKS, sample_solved
 from closurebench.tasks.grit.base import (
+    APP_H_DENSITY,
     DEFAULT_DENSITY,
+    DEFAULT_DIRECTED_SHARE,
     DEFAULT_TIME_LIMIT,
 )
 
 __all__ = [
+    "DENSITY_NOTE",
     "SPLITS",
     "STAGES",
     "GraphJob",
@@ -74,6 +101,7 @@ __all__ = [
     "GritConfig",
     "SplitSpec",
     "canonical_json",
+    "density_stats",
     "generate_graph",
     "generate_records",
     "manifest",
@@ -94,6 +122,8 @@ class SplitSpec:
         n_min, n_max: Inclusive node-count range.
         graphs: Number of base graphs (each yields 8 questions).
         scenarios: ``"in_distribution"`` or ``"ood"`` (which scenario set to draw from).
+        density: Default ``(lo, hi)`` range of the Erdős–Rényi ``p``.
+        directed_share: Default probability that a shortest-path graph is directed.
     """
 
     name: str
@@ -101,14 +131,27 @@ class SplitSpec:
     n_max: int
     graphs: int
     scenarios: str
+    density: tuple[float, float] = DEFAULT_DENSITY
+    directed_share: float = DEFAULT_DIRECTED_SHARE
 
 
 SPLITS: dict[str, SplitSpec] = {
     "train": SplitSpec("train", 4, 40, 2160, "in_distribution"),
-    "test": SplitSpec("test", 10, 40, 360, "in_distribution"),
+    "test": SplitSpec("test", 10, 40, 360, "in_distribution", APP_H_DENSITY, 0.0),
     "large": SplitSpec("large", 40, 60, 120, "in_distribution"),
-    "ood": SplitSpec("ood", 10, 40, 180, "ood"),
+    "ood": SplitSpec("ood", 10, 40, 180, "ood", APP_H_DENSITY, 0.0),
 }
+
+#: Why the presets' densities differ (recorded in every manifest).
+DENSITY_NOTE = (
+    "The paper contradicts itself: App. A draws Erdos-Renyi p in [0.1, 0.3], but App. H "
+    "reports its test graphs at mean density ~0.46 (34/72/146/285 mean edges at "
+    "10-15/16-20/21-30/31-40 nodes), which p in [0.1, 0.3] cannot give. The test and ood "
+    "presets follow App. H (p in [0.28, 0.44], complete TSP graphs included: mean density "
+    "~0.47) and draw undirected shortest-path graphs (App. G); train and large keep "
+    "App. A's range and half of their shortest-path graphs directed. Set "
+    "density_min/density_max to choose."
+)
 
 
 @dataclass(frozen=True)
@@ -121,7 +164,11 @@ class GritConfig:
         count: Number of base graphs (default: the split's); each gives 8 records.
         tasks: Subset of task names (default: all six, in registry order).
         n_min, n_max: Override the split's node range (inclusive).
-        density: ``(lo, hi)`` range of the Erdős–Rényi edge probability.
+        density_min, density_max: Override the ends of the split's Erdős–Rényi edge
+            probability range (``0 < density_min <= density_max <= 1``; see the module
+            docstring for the presets).
+        directed_share: Override the split's probability that a shortest-path graph is
+            directed (0 to 1).
         time_limit: Seconds per exact solve (and its cross-check) before a graph is
             resampled.
         workers: Processes (1 = in-process); does not change the output.
@@ -133,7 +180,9 @@ class GritConfig:
     tasks: tuple[str, ...] | None = None
     n_min: int | None = None
     n_max: int | None = None
-    density: tuple[float, float] = DEFAULT_DENSITY
+    density_min: float | None = None
+    density_max: float | None = None
+    directed_share: float | None = None
     time_limit: float = DEFAULT_TIME_LIMIT
     workers: int = 1
 
@@ -167,7 +216,44 @@ class GritConfig:
             )
         if self.workers < 1:
             raise ConfigError(f"workers={self.workers!r} must be >= 1")
-        object.__setattr__(self, "density", tuple(float(x) for x in self.density))
+        self._check_density()
+
+    def _check_density(self) -> None:
+        for name in ("density_min", "density_max", "directed_share"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{name}={value!r} must be a number")
+            object.__setattr__(self, name, float(value))
+        lo, hi = self.density
+        if not (0.0 < lo <= hi <= 1.0):
+            preset = self.spec.density
+            raise ConfigError(
+                f"density range {lo:g}..{hi:g} is invalid; need 0 < --density-min <= "
+                f"--density-max <= 1 (the {self.spec.name} split's preset is "
+                f"{preset[0]:g}..{preset[1]:g}; pass both ends to leave it)"
+            )
+        share = self.directed_share
+        if share is not None and not 0.0 <= share <= 1.0:
+            raise ConfigError(
+                f"directed_share={share:g} must be in [0, 1] (the share of shortest-path "
+                "graphs drawn directed)"
+            )
+
+    @property
+    def density(self) -> tuple[float, float]:
+        """Effective ``(lo, hi)`` Erdős–Rényi edge probability range."""
+        lo, hi = self.spec.density
+        return (
+            lo if self.density_min is None else float(self.density_min),
+            hi if self.density_max is None else float(self.density_max),
+        )
+
+    @property
+    def directed(self) -> float:
+        """Effective probability that a shortest-path graph is directed."""
+        return self.spec.directed_share if self.directed_share is None else self.directed_share
 
     @property
     def spec(self) -> SplitSpec:
@@ -194,9 +280,11 @@ class GritConfig:
     def arguments(self) -> dict[str, Any]:
         """The output-determining arguments recorded in the manifest (not ``workers``)."""
         d = asdict(self)
-        d.pop("workers")
+        for key in ("workers", "density_min", "density_max"):
+            d.pop(key)
         d["tasks"] = list(self.task_names)
         d["density"] = list(self.density)
+        d["directed_share"] = self.directed
         d["count"] = self.graphs
         d["n_min"], d["n_max"] = self.n_range
         return d
@@ -214,6 +302,7 @@ class GraphJob:
     scenario: str
     density: tuple[float, float]
     time_limit: float
+    directed_share: float = DEFAULT_DIRECTED_SHARE
 
     @property
     def graph_id(self) -> str:
@@ -269,6 +358,7 @@ def plan(config: GritConfig) -> list[GraphJob]:
                 scenario=perms[task][k % len(perms[task])],
                 density=config.density,
                 time_limit=config.time_limit,
+                directed_share=config.directed,
             )
         )
     return jobs
@@ -302,6 +392,7 @@ def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -
         ("grit", job.split, "graph", job.index),
         n=job.n,
         density=job.density,
+        directed_share=job.directed_share,
         time_limit=job.time_limit,
         where=where,
         report=report,
@@ -402,6 +493,40 @@ def generate_records(
     return records, results
 
 
+def density_stats(records: Sequence[GritInstance]) -> dict[str, dict[str, Any]]:
+    """Per task (and ``"all"``): graphs, mean edge density, mean edges, directed graphs.
+
+    One entry per base graph (its 8 views share the graph). Density is App. H's
+    ``2|E| / (|V|(|V| - 1))`` for an undirected graph and ``|E| / (|V|(|V| - 1))`` for a
+    directed one (each ordered pair is a possible arc).
+
+    Example:
+        >>> recs, _ = generate_records(GritConfig(split="test", seed=0, count=1, n_max=10))
+        >>> s = density_stats(recs)["shortest_path"]
+        >>> s["graphs"], s["directed"], 0 < s["mean_density"] <= 1
+        (1, 0, True)
+    """
+    graphs: dict[str, GritInstance] = {}
+    for r in records:
+        graphs.setdefault(r.graph_id, r)
+    rows: dict[str, list[tuple[float, int, bool]]] = {}
+    for r in graphs.values():
+        g = r.graph
+        pairs = g.n * (g.n - 1) // (1 if g.directed else 2)
+        row = (len(g.edges) / pairs if pairs else 0.0, len(g.edges), bool(g.directed))
+        rows.setdefault(str(r.task), []).append(row)
+        rows.setdefault("all", []).append(row)
+    return {
+        task: {
+            "graphs": len(v),
+            "mean_density": round(sum(x[0] for x in v) / len(v), 4),
+            "mean_edges": round(sum(x[1] for x in v) / len(v), 2),
+            "directed": sum(x[2] for x in v),
+        }
+        for task, v in sorted(rows.items())
+    }
+
+
 def manifest(
     config: GritConfig,
     records: Sequence[GritInstance],
@@ -410,6 +535,10 @@ def manifest(
     results: Sequence[GraphResult] = (),
 ) -> dict[str, Any]:
     """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments.
+
+    It also records ``density_stats`` (:func:`density_stats`: per task, mean edge
+    density, mean edges and directed graphs) and ``density_note`` (the paper's two
+    density statements and which one the presets follow).
 
     With the per-graph ``results`` it also records the resampling: ``resamples.draws``
     (rejected draws in all) and ``resamples.timeouts`` (those rejected because a solver
@@ -433,6 +562,8 @@ def manifest(
             key: dict(sorted(Counter(str(getattr(r, key)) for r in records).items()))
             for key in ("split", "task", "form", "naming", "scenario")
         },
+        "density_stats": density_stats(records),
+        "density_note": DENSITY_NOTE,
         "deviations": [
             "all 8 views of every graph are emitted (test: 2,880 questions, paper 2,760)"
         ],

@@ -17,6 +17,9 @@ Decisions (``spec/closurebench.md``, ``spec/grit.md``):
   draws from ``G(n, p)`` conditioned on the property, with a bounded number of attempts.
 * Kinship DAGs link parents only to the **next** generation, so a person's generation is
   the length of every path from a root to them, and roots are exactly generation 0.
+  Every person below the roots has a first parent; each further parent slot is filled
+  with probability ``link_prob`` (under the parent and child caps, the count rounded at
+  random so that it is exact in expectation), so the density knob shapes families too.
 * Metric complete graphs use the **ceiling** of the Euclidean distance between distinct
   grid points (computed exactly in integers). Ceiling keeps the triangle inequality:
   ``ceil(d(a,c)) <= ceil(d(a,b) + d(b,c)) <= ceil(d(a,b)) + ceil(d(b,c))``; rounding to
@@ -314,22 +317,80 @@ def _default_generations(n: int) -> int:
 
 
 def _generation_sizes(rng: np.random.Generator, n: int, gens: int, c: int) -> list[int]:
-    """Sizes s_0..s_{G-1} >= 1 summing to n with s_{g+1} <= c * s_g, each drawn uniformly
+    """Sizes s_0..s_{G-1} summing to n with s_{g+1} <= c * s_g, each drawn uniformly
     among the values that keep the rest feasible (a size s with k generations after it can
-    hold at most s * (c + c^2 + ... + c^k) later people)."""
+    hold at most s * (c + c^2 + ... + c^k) later people). Every generation holds at least
+    two people (a couple, so that a second parent is possible) when ``n >= 2 * gens``,
+    else at least one."""
+    least = 2 if n >= 2 * gens else 1
     sizes: list[int] = []
     remaining = n
     prev = None
     for g in range(gens):
         after = gens - g - 1
         reach = sum(c**i for i in range(1, after + 1))  # exact Python ints
-        lo = max(1, -(-remaining // (1 + reach)))
-        hi = remaining - after if prev is None else min(c * prev, remaining - after)
+        lo = max(least, -(-remaining // (1 + reach)))
+        top = remaining - least * after
+        hi = top if prev is None else min(c * prev, top)
         s = int(rng.integers(lo, hi + 1))
         sizes.append(s)
         remaining -= s
         prev = s
     return sizes
+
+
+def _family_links(
+    rng: np.random.Generator,
+    sizes: list[int],
+    max_parents: int,
+    max_children: int,
+    p: float,
+) -> list[tuple[int, int]]:
+    """Parent -> child links of a family with the given generation sizes (ids in order).
+
+    Every person below generation 0 first gets one parent from the generation before (a
+    uniformly random free child slot, so no parent exceeds ``max_children``). A person
+    has ``min(max_parents, size of the generation before) - 1`` further parent slots, the
+    allowed further links; each is filled with probability ``p``: the number filled is
+    ``p`` times the number of slots, rounded up or down at random so that its expectation
+    is exact, and the filled slots are the first ones, in a random order, for which a
+    parent with a free child slot exists (that parent is drawn uniformly among them).
+    Fixing the count, rather than tossing a coin per slot, keeps a small family's share
+    of filled slots close to ``p``.
+    """
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n = int(starts[-1])
+    gen = np.repeat(np.arange(len(sizes)), sizes)
+    load = np.zeros(n, dtype=np.int64)
+    mine: list[set[int]] = [set() for _ in range(n)]
+    links: list[tuple[int, int]] = []
+    for g in range(1, len(sizes)):
+        lo, hi = int(starts[g - 1]), int(starts[g])
+        slots = np.repeat(np.arange(lo, hi), max_children)
+        first = rng.choice(slots, size=sizes[g], replace=False, shuffle=True)
+        for child, parent in zip(range(hi, int(starts[g + 1])), first.tolist(), strict=True):
+            load[parent] += 1
+            mine[child].add(parent)
+            links.append((parent, child))
+    # A person's further parent slots: as many as the generation before can fill.
+    extra = [min(max_parents, sizes[gen[v] - 1]) - 1 for v in range(int(starts[1]), n)]
+    optional = np.repeat(np.arange(int(starts[1]), n), extra)
+    want = math.floor(p * optional.size + rng.random())
+    filled = 0
+    for child in rng.permutation(optional).tolist():
+        if filled >= want:
+            break
+        lo, hi = int(starts[gen[child] - 1]), int(starts[gen[child]])
+        free = [lo + int(q) for q in np.flatnonzero(load[lo:hi] < max_children)]
+        free = [q for q in free if q not in mine[child]]
+        if not free:
+            continue
+        parent = free[int(rng.integers(len(free)))]
+        load[parent] += 1
+        mine[child].add(parent)
+        links.append((parent, child))
+        filled += 1
+    return links
 
 
 def kinship_dag(
@@ -339,29 +400,39 @@ def kinship_dag(
     generations: int | None = None,
     max_parents: int = 2,
     max_children: int = 3,
-    extra_parent_prob: float = 0.5,
+    link_prob: float = 0.5,
 ) -> KinshipGraph:
     """A family tree: people in generations, edges parent → child into the next generation.
 
-    Construction: generation sizes are drawn so that every generation fits under the caps;
-    each person of generation ``g >= 1`` gets one parent from generation ``g - 1`` (a
-    uniformly random free "child slot", so no parent exceeds ``max_children``), then up to
-    ``max_parents - 1`` further distinct parents, each with probability
-    ``extra_parent_prob``, among the parents with a free slot. Node ids are then shuffled so
+    Construction: generation sizes are drawn so that every generation fits under the caps.
+    Each person of generation ``g >= 1`` first gets one parent from generation ``g - 1``
+    (a uniformly random free "child slot", so no parent exceeds ``max_children``). Each
+    further parent slot (``max_parents - 1`` per person, fewer when generation ``g - 1``
+    has fewer people) is then filled with probability
+    ``link_prob`` by a parent from the generation before with a free child slot: the
+    number of filled slots is ``link_prob`` times the number of slots, randomly rounded
+    (exact in expectation, so a small family's density follows the knob rather than a
+    handful of coin tosses), taken in a random order, skipping slots no parent can fill.
+    So ``link_prob`` is the density knob of a family: at 0 every family is a forest, at 1
+    every person has as many parents as the caps allow. Node ids are then shuffled so
     that they carry no information about generations.
 
     Invariants: every non-root has ``1..max_parents`` parents, every parent has at most
     ``max_children`` children, edges go from generation ``g`` to ``g + 1`` (so the graph is
-    acyclic), and the roots are exactly generation 0.
+    acyclic, and every path from a root to a person has the person's generation as its
+    length), and the roots are exactly generation 0.
 
     Args:
         rng: The source of randomness.
         n: Number of people, ``>= 1``.
         generations: Number of generations in ``[1, n]``; default 3 for ``n <= 22``, then
-            ``round(log2 n) - 1`` (never more than ``n``).
+            ``round(log2 n) - 1`` (never more than ``n``). The ClosureBench kinship
+            categories draw 3–5 from the structural seed.
         max_parents: Cap on parents per person, ``>= 1`` (the spec uses 2).
         max_children: Cap on children per person, ``>= 1`` (the spec default is 3).
-        extra_parent_prob: Probability of each additional parent, in ``[0, 1]``.
+        link_prob: Probability of each allowed parent → child link beyond a person's
+            first parent, in ``[0, 1]``, i.e. the expected share of filled further
+            parent slots (ClosureBench passes the instance's ρ).
 
     Raises:
         ConfigError: on a bad parameter, e.g. more generations than people.
@@ -373,12 +444,15 @@ def kinship_dag(
         (3, 10, True)
         >>> all(k.generation[c] == k.generation[p] + 1 for p, c in k.graph.edges)
         True
+        >>> forest = kinship_dag(rng(0, "doc"), 10, generations=5, link_prob=0.0)
+        >>> forest.graph.m == 10 - forest.generation.count(0)  # one parent each
+        True
     """
     _check_rng(rng)
     n = _check_int("n", n, 1)
     max_parents = _check_int("max_parents", max_parents, 1)
     max_children = _check_int("max_children", max_children, 1)
-    q = _check_prob("extra_parent_prob", extra_parent_prob)
+    q = _check_prob("link_prob", link_prob)
     if generations is None:
         gens = _default_generations(n)
     else:
@@ -391,40 +465,14 @@ def kinship_dag(
         gens = _check_int("generations", generations, 1, n)
 
     sizes = _generation_sizes(rng, n, gens, max_children)
-    starts = np.concatenate([[0], np.cumsum(sizes)])
     gen_of = np.repeat(np.arange(gens), sizes)
-    src: list[int] = []
-    dst: list[int] = []
-    for g in range(1, gens):
-        parents = np.arange(starts[g - 1], starts[g])
-        children = np.arange(starts[g], starts[g + 1])
-        slots = np.repeat(parents, max_children)
-        first = rng.choice(slots, size=len(children), replace=False, shuffle=True)
-        load = np.bincount(first - parents[0], minlength=len(parents))
-        for child, p0 in zip(children.tolist(), first.tolist(), strict=True):
-            src.append(p0)
-            dst.append(child)
-            mine = [p0 - int(parents[0])]
-            for _ in range(max_parents - 1):
-                if rng.random() >= q:
-                    break
-                free = load < max_children
-                free[mine] = False
-                cand = np.flatnonzero(free)
-                if cand.size == 0:
-                    break
-                pick = int(cand[rng.integers(cand.size)])
-                load[pick] += 1
-                mine.append(pick)
-                src.append(int(parents[0]) + pick)
-                dst.append(child)
+    links = _family_links(rng, sizes, max_parents, max_children, q)
 
     perm = rng.permutation(n)  # old id -> new id
     generation = np.empty(n, dtype=np.int64)
     generation[perm] = gen_of
-    src_new = perm[np.asarray(src, dtype=np.int64)]
-    dst_new = perm[np.asarray(dst, dtype=np.int64)]
-    graph = Graph(n, np.stack([src_new, dst_new], axis=1), directed=True)
+    pairs = np.asarray(links, dtype=np.int64).reshape(-1, 2)
+    graph = Graph(n, perm[pairs], directed=True)
     return KinshipGraph(graph, tuple(generation.tolist()))
 
 

@@ -11,8 +11,18 @@ them in :attr:`Run.errors`; a run with errors, or whose ``summary.json`` says it
 stopped early or is incomplete, is marked incomplete (:attr:`Run.incomplete`).
 This module loads runs and computes the
 quantities the report tables and figures show: accuracies with Wilson 95% intervals,
-outcome shares, token and latency statistics, and the GRIT robustness measures
-(per naming scheme, per form, variance across naming schemes, standard-vs-realistic gap).
+outcome shares, token and latency statistics, the GRIT robustness measures as GRAIN
+computes them (per naming scheme with the *sample* variance across schemes, per form
+with the standard-vs-realistic gap, the test-vs-OOD gap, a macro average over tasks,
+accuracy by |V| bin), accuracy by density bin, and the chain-of-thought
+self-correction markers of each response (counted while loading, before the texts are
+dropped).
+
+Fields a result may lack (``density`` and ``split`` are not among the result
+record's :data:`~closurebench.schema.META_FIELDS`; ``lenient_directional`` only in runs
+scored since the directional column exists) can be joined from the dataset files the
+run was made from (:func:`attach_instances`); tables that need them are left out when
+no record has them.
 
 Example:
     >>> recs = [{"outcome": "strict_correct", "strict": True, "lenient": True, "level": 1},
@@ -30,6 +40,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,15 +52,26 @@ from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
 
 __all__ = [
+    "DENSITY_BINS",
+    "JOINED_FIELDS",
     "NAMING_ORDER",
     "OUTCOMES",
+    "SELF_CORRECTIONS",
+    "SELF_CORRECTION_MARKERS",
+    "SIZE_BINS",
     "SMALL_N",
     "Rate",
     "ReportError",
     "Run",
+    "SelfCorrectionStats",
     "TokenStats",
     "accuracy",
     "accuracy_by",
+    "accuracy_by_bin",
+    "attach_instances",
+    "bin_label",
+    "count_self_corrections",
+    "directional_accuracy",
     "form_gap",
     "group_by",
     "is_lenient",
@@ -57,9 +79,13 @@ __all__ = [
     "latency_stats",
     "load_run",
     "load_runs",
+    "macro_accuracy",
     "naming_variance",
     "outcome_shares",
     "percentile",
+    "sample_variance",
+    "self_correction_stats",
+    "split_gap",
     "suite_records",
     "token_stats",
     "wilson_interval",
@@ -77,6 +103,49 @@ FORM_ORDER: tuple[str, ...] = ("standard", "realistic")
 
 SMALL_N = 100
 """Cells with fewer samples than this show their Wilson 95% interval."""
+
+DENSITY_BINS: tuple[tuple[float, float], ...] = ((0.0, 0.2), (0.2, 0.3), (0.3, 0.4), (0.4, 1.0))
+"""ClosureBench density (ρ) bins, ``[lo, hi)`` (the last one closed): sparse to dense
+over the default ρ ∈ [0.1, 0.5] (paper §4.2: "a few points from sparse to dense")."""
+
+SIZE_BINS: tuple[tuple[float, float], ...] = (
+    (1, 9),
+    (10, 15),
+    (16, 20),
+    (21, 30),
+    (31, 40),
+    (41, 50),
+    (51, 60),
+    (61, math.inf),
+)
+"""GRIT |V| bins, inclusive: GRAIN Table 20's 10–15 / 16–20 / 21–30 / 31–40 (test) and
+Fig. 5's range past training (41–60, the large split), with catch-alls at both ends."""
+
+SELF_CORRECTION_MARKERS: tuple[str, ...] = (
+    "wait",
+    "let me reconsider",
+    "let me re-check",
+    "let me recheck",
+    "let me double-check",
+    "let me recount",
+    "let me re-examine",
+    "actually",
+    "hmm",
+    "on second thought",
+    "i made a mistake",
+)
+"""Phrases counted as chain-of-thought self-corrections (paper §4.3/§4.4: "Wait, let me
+reconsider…" segments), matched case-insensitively as whole words."""
+
+_MARKER_RE = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(m).replace("\\ ", r"\s+") for m in SELF_CORRECTION_MARKERS)
+    + r")\b",
+    re.IGNORECASE,
+)
+
+#: The per-record field :func:`load_run` adds: self-correction markers in the texts.
+SELF_CORRECTIONS = "self_corrections"
 
 _Z95 = 1.959963984540054
 
@@ -240,7 +309,12 @@ def _read_results(results: Path) -> Iterable[dict[str, Any]]:
             raise ReportError(str(exc)) from None
         # The tables need outcomes, usage, latency and metadata, never the texts:
         # dropping them keeps reports of long chain-of-thought runs small in memory.
-        yield record.model_dump(mode="json", exclude={"response", "reasoning"})
+        # The one thing read from the texts, the self-correction count, is kept.
+        out = record.model_dump(mode="json", exclude={"response", "reasoning"})
+        out[SELF_CORRECTIONS] = count_self_corrections(record.response) + (
+            count_self_corrections(record.reasoning) if record.reasoning else 0
+        )
+        yield out
 
 
 def load_run(path: str | Path) -> Run:
@@ -516,25 +590,251 @@ def latency_stats(records: Sequence[dict[str, Any]]) -> tuple[float, float]:
     return (sum(xs) / len(xs), percentile(xs, 90))
 
 
-def naming_variance(records: Sequence[dict[str, Any]]) -> float:
-    """Population variance of per-naming-scheme accuracy, in units of 10⁻⁴ (= pp²).
+def sample_variance(values: Sequence[float], ddof: int = 1) -> float:
+    """Variance of ``values`` with ``len - ddof`` as denominator (nan when too few).
 
-    GRAIN's "Var." column: accuracies as fractions, variance across the naming schemes
-    present, scaled by 10⁴. nan when fewer than two schemes are present.
+    Example:
+        >>> sample_variance([0.9, 0.7]), sample_variance([0.9, 0.7], ddof=0)
+        (0.02000000000000001, 0.010000000000000005)
+        >>> import math; math.isnan(sample_variance([0.5]))
+        True
+    """
+    if len(values) - ddof <= 0 or len(values) < 2:
+        return math.nan
+    mean = sum(values) / len(values)
+    return sum((v - mean) ** 2 for v in values) / (len(values) - ddof)
+
+
+def naming_variance(records: Sequence[dict[str, Any]], ddof: int = 1) -> float:
+    """Variance of per-naming-scheme accuracy, in units of 10⁻⁴ (= pp²), as GRAIN computes it.
+
+    GRAIN's "Var." column (Table 10): accuracies as fractions, the *sample* variance
+    (denominator ``k − 1`` for ``k`` schemes) across the naming schemes present, scaled
+    by 10⁴ — the only way the paper's own numbers are reproduced (gpt-5-nano, synthetic:
+    83.33 / 66.67 / 75.00 / 70.00 → 52.5). ``ddof=0`` gives the population variance. nan
+    when fewer than two schemes are present.
 
     Example:
         >>> recs = ([{"naming": "canonical", "outcome": "strict_correct"}] * 9
         ...         + [{"naming": "canonical", "outcome": "wrong"}]
         ...         + [{"naming": "random", "outcome": "strict_correct"}] * 7
         ...         + [{"naming": "random", "outcome": "wrong"}] * 3)
-        >>> round(naming_variance(recs), 6)  # accuracies 0.9 and 0.7 -> var 0.01
+        >>> round(naming_variance(recs), 6)  # accuracies 0.9 and 0.7 -> var 0.02
+        200.0
+        >>> round(naming_variance(recs, ddof=0), 6)
         100.0
     """
     accs = [r.value for r in accuracy_by(records, "naming").values()]
-    if len(accs) < 2:
+    return 1e4 * sample_variance(accs, ddof)
+
+
+def macro_accuracy(records: Sequence[dict[str, Any]], key: str = "task") -> float:
+    """Mean of the per-``key`` accuracies in percent (GRAIN's "Avg.": macro over tasks).
+
+    Example:
+        >>> recs = ([{"task": "bfs", "outcome": "strict_correct"}]
+        ...         + [{"task": "tsp", "outcome": "wrong"}] * 3)
+        >>> macro_accuracy(recs), accuracy(recs).pct  # macro vs micro
+        (50.0, 25.0)
+    """
+    pcts = [r.pct for r in accuracy_by(records, key).values()]
+    return sum(pcts) / len(pcts) if pcts else math.nan
+
+
+def split_gap(records: Sequence[dict[str, Any]], base: str = "test", other: str = "ood") -> float:
+    """``base`` minus ``other`` split accuracy in pp (GRAIN Table 3's Gap; nan if one is missing).
+
+    Accuracies are macro averages over tasks (as GRAIN's Test and OOD columns).
+
+    Example:
+        >>> recs = [{"split": "test", "task": "bfs", "outcome": "strict_correct"},
+        ...         {"split": "ood", "task": "bfs", "outcome": "wrong"}]
+        >>> split_gap(recs)
+        100.0
+    """
+    by = group_by(records, "split")
+    if base not in by or other not in by:
         return math.nan
-    mean = sum(accs) / len(accs)
-    return 1e4 * sum((a - mean) ** 2 for a in accs) / len(accs)
+    return macro_accuracy(by[base]) - macro_accuracy(by[other])
+
+
+def bin_label(bounds: tuple[float, float], integer: bool = True) -> str:
+    """The label of a bin: ``10–15`` (inclusive integers) or ``0.2–0.3`` (``[lo, hi)``).
+
+    Example:
+        >>> bin_label((10, 15)), bin_label((61, math.inf)), bin_label((0.2, 0.3), False)
+        ('10–15', '≥61', '0.2–0.3')
+    """
+    lo, hi = bounds
+    if integer:
+        return f"≥{lo:g}" if math.isinf(hi) else f"{lo:g}–{hi:g}"
+    return f"{lo:g}–{hi:g}"
+
+
+def _bin_of(value: float, bins: Sequence[tuple[float, float]], integer: bool) -> int | None:
+    for i, (lo, hi) in enumerate(bins):
+        last = i == len(bins) - 1
+        if integer and lo <= value <= hi:
+            return i
+        if not integer and lo <= value and (value < hi or (last and value <= hi)):
+            return i
+    return None
+
+
+def accuracy_by_bin(
+    records: Iterable[dict[str, Any]],
+    key: str,
+    bins: Sequence[tuple[float, float]],
+    integer: bool = True,
+    strict: bool = False,
+) -> dict[str, Rate]:
+    """Accuracy per bin of a numeric field (bins without records are left out).
+
+    Args:
+        records: Result records.
+        key: The numeric field (``n``, ``density``).
+        bins: ``(lo, hi)`` pairs in order: inclusive for ``integer``, else ``[lo, hi)``
+            (the last one closed).
+        integer: Whether the field holds integers.
+        strict: Strict instead of lenient accuracy.
+
+    Example:
+        >>> recs = [{"n": 12, "outcome": "strict_correct"}, {"n": 18, "outcome": "wrong"},
+        ...         {"n": 14, "outcome": "wrong"}, {}]
+        >>> {k: r.fmt(ci=False) for k, r in accuracy_by_bin(recs, "n", SIZE_BINS).items()}
+        {'10–15': '50.0', '16–20': '0.0'}
+    """
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for rec in records:
+        value = rec.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        idx = _bin_of(float(value), bins, integer)
+        if idx is not None:
+            groups.setdefault(idx, []).append(rec)
+    return {bin_label(bins[i], integer): accuracy(groups[i], strict) for i in sorted(groups)}
+
+
+def _directional(rec: dict[str, Any]) -> bool | None:
+    value = rec.get("lenient_directional")
+    if value is None:
+        value = (rec.get("extra") or {}).get("lenient_directional")
+    return value if isinstance(value, bool) else None
+
+
+def directional_accuracy(records: Sequence[dict[str, Any]]) -> Rate:
+    """Accuracy under the directional lenient variant, over the records that record it.
+
+    The variant (``scoring.lenient.LENIENT_DIRECTIONAL``) is read from the record's
+    ``lenient_directional`` field (or ``extra["lenient_directional"]``; filled in by
+    :func:`attach_instances` for older runs); ``Rate(0, 0)`` when no record has it.
+
+    Example:
+        >>> directional_accuracy([{"lenient_directional": True}, {"outcome": "wrong"},
+        ...                       {"extra": {"lenient_directional": False}}])
+        Rate(k=1, n=2)
+    """
+    got = [v for v in (_directional(r) for r in records) if v is not None]
+    return Rate(sum(got), len(got))
+
+
+def count_self_corrections(text: str | None) -> int:
+    """Self-correction markers in a response (:data:`SELF_CORRECTION_MARKERS`).
+
+    Example:
+        >>> count_self_corrections("So 4. Wait, let me reconsider... Hmm, actually 5.")
+        4
+        >>> count_self_corrections("They await the result."), count_self_corrections(None)
+        (0, 0)
+    """
+    return len(_MARKER_RE.findall(text)) if text else 0
+
+
+@dataclass(frozen=True)
+class SelfCorrectionStats:
+    """Self-correction markers over a set of responses (paper §4.3/§4.4).
+
+    Attributes:
+        responses: Responses counted (records that carry a count).
+        mean: Mean markers per response.
+        share: Percentage of responses with at least one marker.
+    """
+
+    responses: int
+    mean: float
+    share: float
+
+
+def self_correction_stats(records: Sequence[dict[str, Any]]) -> SelfCorrectionStats:
+    """Mean self-correction markers per response and the share of responses with any.
+
+    Example:
+        >>> self_correction_stats([{"self_corrections": 3}, {"self_corrections": 0}, {}])
+        SelfCorrectionStats(responses=2, mean=1.5, share=50.0)
+    """
+    counts = [int(r[SELF_CORRECTIONS]) for r in records if r.get(SELF_CORRECTIONS) is not None]
+    if not counts:
+        return SelfCorrectionStats(0, math.nan, math.nan)
+    with_any = sum(1 for c in counts if c > 0)
+    return SelfCorrectionStats(len(counts), sum(counts) / len(counts), 100 * with_any / len(counts))
+
+
+#: Instance fields :func:`attach_instances` copies into results that lack them.
+JOINED_FIELDS: tuple[str, ...] = ("split", "density", "n")
+
+
+def attach_instances(runs: Sequence[Run], datasets: Iterable[str | Path]) -> int:
+    """Join dataset records into the runs' results by ``id`` (in place).
+
+    Copies :data:`JOINED_FIELDS` (``split``, ``density``, ``n``) where a result lacks
+    them, and for ClosureBench results whose answer was judged (``strict_correct``,
+    ``lenient_only``, ``wrong``) without a ``lenient_directional`` verdict, computes it
+    from the recorded ``extracted`` value with the one scorer. Results without a
+    matching instance are left as they are.
+
+    Args:
+        runs: Loaded runs.
+        datasets: Instance files (JSONL, as written by ``closurebench generate``).
+
+    Returns:
+        The number of results that matched an instance.
+
+    Raises:
+        ReportError: a dataset file is missing or holds a malformed record.
+    """
+    from closurebench.generate.io import iter_instances
+    from closurebench.schema import ClosureInstance
+    from closurebench.scoring import score_closure_value
+
+    wanted = {rec.get("id") for run in runs for rec in run.records}
+    found: dict[str, Any] = {}
+    for path in datasets:
+        try:
+            for instance in iter_instances(path):
+                if instance.id in wanted:
+                    found[instance.id] = instance
+        except (ClosureBenchError, OSError) as exc:
+            raise ReportError(f"{path}: cannot read the dataset file ({exc})") from None
+    judged = {Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY, Outcome.WRONG}
+    matched = 0
+    for run in runs:
+        for rec in run.records:
+            match = found.get(str(rec.get("id")))
+            if match is None:
+                continue
+            inst = match
+            matched += 1
+            for key in JOINED_FIELDS:
+                if rec.get(key) is None and getattr(inst, key, None) is not None:
+                    rec[key] = getattr(inst, key)
+            if (
+                isinstance(inst, ClosureInstance)
+                and _directional(rec) is None
+                and rec.get("outcome") in judged
+            ):
+                score = score_closure_value(inst, rec.get("extracted"))
+                rec["lenient_directional"] = bool(score.lenient_directional)
+    return matched
 
 
 def form_gap(records: Sequence[dict[str, Any]]) -> float:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from closurebench.report.aggregate import ReportError, load_runs
+from closurebench.report.aggregate import ReportError, attach_instances, load_runs
 from closurebench.report.html import render_html
 from closurebench.report.plots import all_figures
 from closurebench.report.tables import all_tables, render_markdown
@@ -25,22 +25,29 @@ __all__ = ["ReportError", "build_report"]
 
 
 def build_report(
-    run_dirs: Sequence[str | Path], out: str | Path | None = None
+    run_dirs: Sequence[str | Path],
+    out: str | Path | None = None,
+    datasets: Sequence[str | Path] = (),
 ) -> tuple[Path, Path]:
     """Load the runs and write the Markdown and HTML reports.
 
     Args:
         run_dirs: One or more run directories (shown side by side).
         out: Output directory (created); default: the first run directory.
+        datasets: Dataset files the runs were made from (optional): joined by id to
+            add what older results lack (``split``, ``density``, the directional
+            lenient verdict; see :func:`~closurebench.report.aggregate.attach_instances`).
 
     Returns:
         ``(report.md path, report.html path)``. Figures are also written as
         ``figures/<name>.png`` next to ``report.md`` (the HTML embeds them).
 
     Raises:
-        ReportError: A run directory is missing or malformed.
+        ReportError: A run directory or dataset file is missing or malformed.
     """
     runs = load_runs(run_dirs)
+    if datasets:
+        attach_instances(runs, datasets)
     out_dir = Path(out) if out is not None else runs[0].path
     out_dir.mkdir(parents=True, exist_ok=True)
     figures = all_figures(runs)

@@ -6,12 +6,15 @@ so several runs are compared side by side. Accuracies are lenient unless stated;
 computed from fewer than :data:`~closurebench.report.aggregate.SMALL_N` samples carry
 their Wilson 95% interval in brackets.
 
-ClosureBench (paper Tables 3, 4, 5, 10, 11 and the per-category breakdown) and GRIT
-(GRAIN §5.1: per task, per naming scheme with variance, per form with the
-standard-vs-realistic gap, efficiency) tables are produced for the runs that contain
-records of that suite. Every table is over answered instances: results that ended in
-error are not model results (see :mod:`~closurebench.report.aggregate`); the run list
-gives their count per run and marks such a run **incomplete**.
+ClosureBench (paper Tables 3, 4, 5, 10, 11, the per-category breakdown, accuracy by
+density bin and the chain-of-thought self-correction markers) and GRIT (GRAIN §5.1: per
+task with the macro "Overall" and the micro average, per naming scheme with the sample
+variance, per form with the standard-vs-realistic gap, test-vs-OOD gap, by |V| bin,
+efficiency) tables are produced for the runs that contain records of that suite; a
+table whose field no record carries (``density``, ``split``) is left out. Every table
+is over answered instances: results that ended in error are not model results (see
+:mod:`~closurebench.report.aggregate`); the run list gives their count per run and marks
+such a run **incomplete**.
 
 Cells are plain text: :meth:`Table.to_markdown` escapes them (:func:`md_escape`), so a
 model name or run label such as ``<img src=x onerror=...>`` shows as text in
@@ -36,16 +39,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from closurebench.report.aggregate import (
+    DENSITY_BINS,
     OUTCOMES,
+    SIZE_BINS,
     Rate,
     Run,
     accuracy,
     accuracy_by,
+    accuracy_by_bin,
+    bin_label,
+    directional_accuracy,
     form_gap,
     group_by,
     latency_stats,
+    macro_accuracy,
     naming_variance,
     outcome_shares,
+    self_correction_stats,
+    split_gap,
     suite_records,
     token_stats,
 )
@@ -54,16 +65,20 @@ from closurebench.schema import Outcome
 __all__ = [
     "Table",
     "accuracy_by_category_table",
+    "accuracy_by_density_table",
     "accuracy_by_level_table",
     "accuracy_by_n_table",
     "all_tables",
     "efficiency_table",
     "grit_form_table",
     "grit_naming_table",
+    "grit_size_table",
+    "grit_split_table",
     "grit_task_table",
     "md_escape",
     "outcome_table",
     "render_markdown",
+    "self_correction_table",
     "strict_lenient_table",
     "token_table",
 ]
@@ -280,17 +295,29 @@ def token_table(runs: Sequence[Run]) -> Table:
 
 
 def strict_lenient_table(runs: Sequence[Run], suite: str = "closure") -> Table:
-    """ClosureBench Table 10: strict vs lenient accuracy (%) and the gap in pp."""
+    """ClosureBench Table 10: strict vs lenient accuracy (%), the gap, the directional variant."""
     rows = []
     for run, recs in _runs_with(runs, suite):
         s, le = accuracy(recs, strict=True), accuracy(recs)
-        rows.append([run.label, s.fmt(), le.fmt(), _signed(le.pct - s.pct)])
+        rows.append(
+            [
+                run.label,
+                s.fmt(),
+                le.fmt(),
+                _signed(le.pct - s.pct),
+                directional_accuracy(recs).fmt(),
+            ]
+        )
     return Table(
         f"{suite}_strict_lenient",
         "ClosureBench: strict vs lenient (Table 10)",
-        "Strict counts source-inclusion ambiguities as wrong; lenient accepts the documented "
-        "±1 / ±source corner cases. Gap = lenient − strict (pp).",
-        ["Run", "Strict", "Lenient", "Gap"],
+        "Strict counts source-inclusion ambiguities as wrong; lenient is the paper's "
+        "Algorithm 1: |p − r| = 1 either way for the six count-ambiguous categories, one "
+        "anchor added or dropped for the six set-ambiguous ones. Gap = lenient − strict (pp). "
+        "Lenient (directional): the variant that accepts only the step towards the other "
+        "source convention (for a mean, that convention's value) — over the results that "
+        "record it; – when none does (pass the dataset file to compute it for older runs).",
+        ["Run", "Strict", "Lenient", "Gap", "Lenient (directional)"],
         rows,
     )
 
@@ -308,6 +335,71 @@ def outcome_table(runs: Sequence[Run], suite: str = "closure") -> Table:
         "Share of responses (%) per mutually exclusive outcome; rows sum to 100 up to "
         "rounding. Lenient-only: correct under lenient but not strict scoring.",
         ["Run", *(OUTCOME_HEADERS[o] for o in OUTCOMES), "N"],
+        rows,
+    )
+
+
+def _bin_labels(bins: Sequence[tuple[float, float]], integer: bool) -> list[str]:
+    return [bin_label(b, integer) for b in bins]
+
+
+def _has(runs: Sequence[Run], suite: str, key: str) -> bool:
+    return any(r.get(key) is not None for _, recs in _runs_with(runs, suite) for r in recs)
+
+
+def accuracy_by_density_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench accuracy (%) by density bin (paper §4.2: "a few points sparse to dense")."""
+    pairs = _runs_with(runs, "closure")
+    per_run = [accuracy_by_bin(recs, "density", DENSITY_BINS, integer=False) for _, recs in pairs]
+    labels = [
+        label for label in _bin_labels(DENSITY_BINS, False) if any(label in b for b in per_run)
+    ]
+    rows = [
+        [run.label, *(by.get(lb, Rate(0, 0)).fmt() for lb in labels), accuracy(recs).fmt()]
+        for (run, recs), by in zip(pairs, per_run, strict=True)
+    ]
+    return Table(
+        "closure_density",
+        "ClosureBench: accuracy by density",
+        "Lenient accuracy (%) by edge density ρ (bins [lo, hi)). "
+        "Brackets: Wilson 95% interval (cells with n < 100).",
+        ["Run", *(f"ρ {lb}" for lb in labels), "Overall"],
+        rows,
+    )
+
+
+def self_correction_table(runs: Sequence[Run]) -> Table:
+    """Self-correction markers per response by level (paper §4.3/§4.4), one row per run."""
+    pairs = _runs_with(runs, "closure")
+    levels = _union_keys(pairs, "level")
+    rows = []
+    for run, recs in pairs:
+        by = group_by(recs, "level")
+        per_level = [self_correction_stats(by.get(lv, [])) for lv in levels]
+        total = self_correction_stats(recs)
+        rows.append(
+            [
+                run.label,
+                *(_num(st.mean, 2) for st in per_level),
+                _num(total.mean, 2),
+                *(_num(st.share) for st in per_level),
+                _num(total.share),
+            ]
+        )
+    return Table(
+        "closure_self_correction",
+        "ClosureBench: self-correction markers",
+        'Mean number of self-correction markers per response ("wait", "let me '
+        'reconsider", "actually", "hmm", "on second thought", ...; response and '
+        "reasoning text), by level and overall, then the share of responses (%) with at "
+        "least one (the paper: 30–40% of L3 CoT traces).",
+        [
+            "Run",
+            *(f"Mean L{lv}" for lv in levels),
+            "Mean",
+            *(f"Any L{lv} (%)" for lv in levels),
+            "Any (%)",
+        ],
         rows,
     )
 
@@ -341,7 +433,7 @@ def accuracy_by_category_table(runs: Sequence[Run]) -> Table:
 
 
 def grit_task_table(runs: Sequence[Run]) -> Table:
-    """GRIT accuracy (%) per task (GRAIN Table 2 layout)."""
+    """GRIT accuracy (%) per task (GRAIN Table 2 layout): macro Overall, then micro."""
     return _by_key_table(
         runs,
         "grit",
@@ -349,13 +441,19 @@ def grit_task_table(runs: Sequence[Run]) -> Table:
         str,
         "grit_task",
         "GRIT: accuracy by task",
-        "Accuracy (%) per task. Brackets: Wilson 95% interval (cells with n < 100).",
-        extra=[("N", lambda recs: str(len(recs)))],
+        'Accuracy (%) per task. Overall: the macro average over tasks (GRAIN\'s "Avg."); '
+        "Micro: over all instances. Brackets: Wilson 95% interval (cells with n < 100).",
+        overall=False,
+        extra=[
+            ("Overall (macro)", lambda recs: _num(macro_accuracy(recs, "task"), 2)),
+            ("Micro", lambda recs: accuracy(recs).fmt(ci=False, digits=2)),
+            ("N", lambda recs: str(len(recs))),
+        ],
     )
 
 
 def grit_naming_table(runs: Sequence[Run]) -> Table:
-    """GRIT accuracy (%) per naming scheme and the variance across schemes (×10⁻⁴)."""
+    """GRIT accuracy (%) per naming scheme and the sample variance across schemes (×10⁻⁴)."""
     return _by_key_table(
         runs,
         "grit",
@@ -363,9 +461,59 @@ def grit_naming_table(runs: Sequence[Run]) -> Table:
         str,
         "grit_naming",
         "GRIT: accuracy by naming scheme",
-        "Accuracy (%) per naming scheme. Var: population variance of the per-scheme "
-        "accuracies (as fractions) ×10⁻⁴, i.e. in pp²; lower is more naming-invariant.",
+        "Accuracy (%) per naming scheme. Var: sample variance (denominator k − 1) of the "
+        "per-scheme accuracies (as fractions) ×10⁻⁴, i.e. in pp², as GRAIN Table 10 "
+        "computes it; lower is more naming-invariant.",
         extra=[("Var (×10⁻⁴)", lambda recs: _num(naming_variance(recs), 2))],
+    )
+
+
+_SPLIT_ORDER = ("train", "test", "ood", "large")
+
+
+def grit_split_table(runs: Sequence[Run]) -> Table:
+    """GRIT accuracy (%) per split, macro over tasks, and the test-vs-OOD gap (GRAIN Table 3)."""
+    pairs = _runs_with(runs, "grit")
+    present = {r.get("split") for _, recs in pairs for r in recs}
+    splits = [sp for sp in _SPLIT_ORDER if sp in present]
+    splits += sorted(str(sp) for sp in present - {*_SPLIT_ORDER, None})
+    rows = []
+    for run, recs in pairs:
+        by = group_by(recs, "split")
+        rows.append(
+            [
+                run.label,
+                *(_num(macro_accuracy(by[sp], "task"), 2) if sp in by else "–" for sp in splits),
+                _signed(split_gap(recs)),
+            ]
+        )
+    return Table(
+        "grit_split",
+        "GRIT: test vs OOD",
+        "Accuracy (%) per split, each the macro average over tasks. Gap = test − OOD (pp; "
+        "GRAIN Table 3's Gap ↓).",
+        ["Run", *splits, "Test−OOD gap (pp)"],
+        rows,
+    )
+
+
+def grit_size_table(runs: Sequence[Run]) -> Table:
+    """GRIT accuracy (%) by |V| bin (GRAIN Fig. 5 and Table 20's buckets)."""
+    pairs = _runs_with(runs, "grit")
+    per_run = [accuracy_by_bin(recs, "n", SIZE_BINS) for _, recs in pairs]
+    labels = [label for label in _bin_labels(SIZE_BINS, True) if any(label in b for b in per_run)]
+    rows = [
+        [run.label, *(by.get(lb, Rate(0, 0)).fmt() for lb in labels)]
+        for (run, _), by in zip(pairs, per_run, strict=True)
+    ]
+    return Table(
+        "grit_size",
+        "GRIT: accuracy by |V|",
+        "Accuracy (%) by number of nodes |V| (GRAIN Table 20's buckets; training covers "
+        "|V| ≤ 40, Fig. 5 follows accuracy past it). "
+        "Brackets: Wilson 95% interval (cells with n < 100).",
+        ["Run", *(f"{lb} nodes" for lb in labels)],
+        rows,
     )
 
 
@@ -418,23 +566,33 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     """
     out: dict[str, list[Table]] = {}
     if _runs_with(runs, "closure"):
-        out["ClosureBench"] = [
+        closure = [
             accuracy_by_level_table(runs),
             accuracy_by_n_table(runs),
+        ]
+        if _has(runs, "closure", "density"):
+            closure.append(accuracy_by_density_table(runs))
+        closure += [
             token_table(runs),
             strict_lenient_table(runs),
             outcome_table(runs),
             accuracy_by_category_table(runs),
+            self_correction_table(runs),
             efficiency_table(runs, "closure"),
         ]
+        out["ClosureBench"] = closure
     if _runs_with(runs, "grit"):
-        out["GRIT"] = [
+        grit = [
             grit_task_table(runs),
             grit_naming_table(runs),
             grit_form_table(runs),
-            outcome_table(runs, "grit"),
-            efficiency_table(runs, "grit"),
         ]
+        if _has(runs, "grit", "split"):
+            grit.append(grit_split_table(runs))
+        if _has(runs, "grit", "n"):
+            grit.append(grit_size_table(runs))
+        grit += [outcome_table(runs, "grit"), efficiency_table(runs, "grit")]
+        out["GRIT"] = grit
     return out
 
 

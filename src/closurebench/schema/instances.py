@@ -49,9 +49,11 @@ from pydantic import (
     Strict,
     TypeAdapter,
     ValidationError,
+    model_validator,
 )
 
 from closurebench.errors import DatasetFileError
+from closurebench.jsonl import canonical_json
 from closurebench.schema.enums import Ambiguity, ResultType, Suite
 
 __all__ = [
@@ -63,8 +65,10 @@ __all__ = [
     "Instance",
     "Seeds",
     "describe_validation_error",
+    "hints_by_default",
     "instance_schema",
     "parse_instance",
+    "structure_key",
 ]
 
 # Numbers and booleans are strict: a file holding ``"n": "5"`` or ``"directed": "true"`` is
@@ -115,6 +119,48 @@ Required = Annotated[
     AfterValidator(_required),
     Field(json_schema_extra={"not": {"type": "null"}}),
 ]
+
+
+def structure_key(
+    stratum: str,
+    graph: Mapping[str, Any],
+    graph2: Mapping[str, Any] | None,
+    query: Mapping[str, Any],
+) -> str:
+    """One canonical string for a question's structure: what it asks about which graph.
+
+    Two instances with the same key ask the same question of the same graph (only the
+    surface may differ): ClosureBench's (category, graph, graph2, anchors), GRIT's
+    (task, graph, params). The generator keys sampled structures the same way, so a
+    key computed before rendering equals :attr:`Envelope.structure_key` of the record.
+
+    Example:
+        >>> g = {"directed": True, "n": 2, "edges": [(0, 1)]}
+        >>> structure_key("reachability", g, None, {"Y": 1, "X": 0})
+        '["reachability",{"directed":true,"edges":[[0,1]],"n":2},null,{"X":0,"Y":1}]'
+    """
+    return canonical_json([stratum, dict(graph), None if graph2 is None else dict(graph2), query])
+
+
+def hints_by_default(version: object) -> bool:
+    """Whether a record of ``version`` that lacks ``answer_hints`` carried them.
+
+    Every file written before 0.2.0 ended each question with a per-category answer form
+    (``Answer with a JSON object {"answer": <number>}.``) and has no ``answer_hints``
+    field; from 0.2.0 on the field is always written.
+
+    Example:
+        >>> hints_by_default("0.1.0"), hints_by_default("0.1.3.dev1"), hints_by_default("0.2.0")
+        (True, True, False)
+    """
+    if not isinstance(version, str):
+        return False
+    parts = version.split(".")
+    try:
+        major, minor = int(parts[0]), int(parts[1])
+    except (IndexError, ValueError):
+        return False
+    return (major, minor) < (0, 2)
 
 
 class Seeds(NamedTuple):
@@ -205,6 +251,11 @@ class Envelope(_Record):
     def stratum(self) -> str:
         """The category (ClosureBench) or task (GRIT): what reports group by first."""
 
+    @property
+    @abstractmethod
+    def structure_key(self) -> str:
+        """What is asked of which graph, as one string (see :func:`structure_key`)."""
+
 
 class ClosureInstance(Envelope):
     """One ClosureBench question (``spec/closurebench.md``, "Instance record")."""
@@ -250,6 +301,30 @@ class ClosureInstance(Envelope):
     """The query's anchors: node ids (``X``, ``Y``) and numbers (``k``)."""
     programs: dict[Literal["ein", "python"], str]
     """The two programs that compute the answer: Ein and Python + NetworkX."""
+    answer_hints: Bool = True
+    """Whether the question ends with a per-category answer form (``Answer with a JSON
+    object {"answer": <number>}.``); off by default from 0.2.0 (the paper gives no
+    per-category hint). Absent only in files written before 0.2.0, which all carry hints."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hints_field(cls, data: Any) -> Any:
+        """Refuse a missing ``answer_hints`` except in files written before 0.2.0."""
+        if (
+            isinstance(data, Mapping)
+            and "answer_hints" not in data
+            and not hints_by_default(data.get("version"))
+        ):
+            raise ValueError(
+                "field 'answer_hints' is missing; records from version 0.2.0 on state "
+                "whether the question carries an answer-type hint"
+            )
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-ready dict (a pre-0.2.0 record without ``answer_hints`` stays so)."""
+        exclude = None if "answer_hints" in self.model_fields_set else {"answer_hints"}
+        return self.model_dump(mode="json", exclude=exclude)
 
     @property
     def seeds(self) -> Seeds:
@@ -266,6 +341,11 @@ class ClosureInstance(Envelope):
     @property
     def stratum(self) -> str:
         return self.category
+
+    @property
+    def structure_key(self) -> str:
+        g2 = None if self.graph2 is None else self.graph2.to_json()
+        return structure_key(self.category, self.graph.to_json(), g2, self.anchors)
 
     def anchor_labels(self, names: tuple[str, ...] = ("X", "Y")) -> list[str]:
         """Labels of the node anchors among ``names`` that the instance has."""
@@ -334,6 +414,10 @@ class GritInstance(Envelope):
     @property
     def stratum(self) -> str:
         return self.task
+
+    @property
+    def structure_key(self) -> str:
+        return structure_key(self.task, self.graph.to_json(), None, self.params)
 
 
 #: Any instance, told apart by ``suite``.

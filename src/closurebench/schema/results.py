@@ -38,9 +38,11 @@ __all__ = [
 #: Instance fields copied into each result, so reports need not reopen the dataset.
 META_FIELDS = (
     "suite",
+    "split",
     "category",
     "level",
     "n",
+    "density",
     "result_type",
     "task",
     "form",
@@ -87,12 +89,26 @@ def is_error_result(obj: Mapping[str, Any]) -> bool:
 
 
 class Usage(BaseModel):
-    """Tokens one instance cost, over all its requests."""
+    """Tokens one instance cost, over all its requests.
+
+    Attributes:
+        prompt_tokens: Prompt tokens.
+        completion_tokens: Generated tokens (reasoning included).
+        reasoning_tokens: Of those, the tokens spent reasoning, when the server reported
+            them (``usage.completion_tokens_details.reasoning_tokens``); None when it did
+            not (and in files written before they were recorded).
+
+    Example:
+        >>> Usage.model_validate({"prompt_tokens": 3, "completion_tokens": 5}).reasoning_tokens
+        >>> Usage(completion_tokens=9, reasoning_tokens=6).reasoning_tokens
+        6
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)
+    reasoning_tokens: int | None = Field(default=None, ge=0)
 
 
 class ResultRecord(BaseModel):
@@ -102,12 +118,14 @@ class ResultRecord(BaseModel):
         id: The instance id.
         outcome: One of :class:`~closurebench.schema.enums.Outcome`.
         strict: Correct under strict scoring.
-        lenient: Correct under lenient scoring (``strict`` implies it).
+        lenient: Correct under lenient scoring (Algorithm 1; ``strict`` implies it).
+        lenient_directional: Correct under the directional lenient rule (only the step
+            towards the other convention's answer; ClosureBench only, else null).
         extracted: The extracted answer value (``None`` when none was usable).
         reason: A short explanation of the outcome.
         response: The final response text.
         reasoning: Separate reasoning text, if the backend returned one.
-        usage: Prompt and completion tokens.
+        usage: Prompt, completion and (when reported) reasoning tokens.
         latency_s: Request seconds over all requests of the instance.
         finish_reason: Finish reason of the last request.
         requests: Model calls the instance took.
@@ -115,7 +133,7 @@ class ResultRecord(BaseModel):
         mode: The evaluation mode.
         error: The error message when the instance failed (outcome ``error``).
         extra: Mode-specific details (program output, rounds, ...).
-        suite, category, level, n, result_type, task, form, naming, scenario: Copied
+        suite, split, category, level, n, density, result_type, task, form, naming, scenario: Copied
             from the instance (:data:`META_FIELDS`; null where the suite has no such field).
     """
 
@@ -125,6 +143,7 @@ class ResultRecord(BaseModel):
     outcome: Outcome
     strict: bool = False
     lenient: bool = False
+    lenient_directional: bool | None = None
     extracted: JsonValue = None
     reason: str | None = None
     response: str = ""
@@ -138,9 +157,11 @@ class ResultRecord(BaseModel):
     error: str | None = None
     extra: dict[str, JsonValue] = Field(default_factory=dict)
     suite: str | None = None
+    split: str | None = None
     category: str | None = None
     level: int | None = None
     n: int | None = None
+    density: float | None = None
     result_type: str | None = None
     task: str | None = None
     form: str | None = None
@@ -161,8 +182,15 @@ class ResultRecord(BaseModel):
         return self.outcome is Outcome.ERROR
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON-ready dict of this record."""
-        return self.model_dump(mode="json")
+        """The JSON-ready dict of this record.
+
+        ``usage.reasoning_tokens`` is left out when the server reported none, so a
+        result of a server without them reads exactly as before they were recorded.
+        """
+        out = self.model_dump(mode="json")
+        if out["usage"].get("reasoning_tokens") is None:
+            out["usage"].pop("reasoning_tokens", None)
+        return out
 
 
 def parse_result(obj: Mapping[str, Any], where: str = "result") -> ResultRecord:

@@ -2,9 +2,10 @@
 
 Shared with the RL rewards. See :mod:`~closurebench.scoring.extract`,
 :mod:`~closurebench.scoring.lenient` (Algorithm 1, the one comparator, strict and
-lenient; the ambiguity class comes from the record), :mod:`~closurebench.scoring.compare`
-(its strict yes/no alias), :mod:`~closurebench.scoring.outcome`,
-:mod:`~closurebench.scoring.closure` and :mod:`~closurebench.scoring.grit`.
+lenient, plus the directional lenient variant; the ambiguity class comes from the record),
+:mod:`~closurebench.scoring.compare` (its strict yes/no alias),
+:mod:`~closurebench.scoring.outcome`, :mod:`~closurebench.scoring.closure` and
+:mod:`~closurebench.scoring.grit`.
 """
 
 from closurebench.scoring.closure import score_closure, score_closure_value
@@ -13,6 +14,7 @@ from closurebench.scoring.extract import Extracted, extract_answer, parse_block
 from closurebench.scoring.grit import resolve_name, score_grit
 from closurebench.scoring.lenient import (
     FLOAT_TOLERANCE,
+    LENIENT_DIRECTIONAL,
     MODES,
     infer_result_type,
     match_answer,
@@ -22,6 +24,7 @@ from closurebench.scoring.outcome import OUTCOMES, Score
 
 __all__ = [
     "FLOAT_TOLERANCE",
+    "LENIENT_DIRECTIONAL",
     "MODES",
     "OUTCOMES",
     "Extracted",

@@ -1,9 +1,16 @@
 """Scoring a ClosureBench response: JSON extraction, then Algorithm 1 in both modes.
 
 The record is the typed :class:`~closurebench.schema.ClosureInstance`; its own fields
-decide the judgement: ``result_type``, ``answer``, ``alt_answer``, ``ambiguity`` (the
-lenient class the category's task wrote at generation time; the category name plays
-no part) and the anchor labels.
+decide the judgement: ``result_type``, ``answer``, ``ambiguity`` (the lenient class the
+category's task wrote at generation time; the category name plays no part), the anchor
+labels (the "source" of the set tolerance) and, for the directional variant only,
+``alt_answer``.
+
+A reply is read as the paper states (App. I): a JSON object with an ``answer`` field, or
+one ``{"answer": ...}`` object embedded in longer text; a bare JSON value (``3``,
+``true``, a list) is a ``format_error`` (the ``answer`` field is missing); no JSON at all
+is ``no_answer``. :func:`score_closure_value` scores an already-extracted value (what
+``score_answer`` of :mod:`closurebench.dataset` passes), where a bare value *is* the answer.
 
 Example:
     >>> from closurebench.schema import ClosureInstance
@@ -12,10 +19,13 @@ Example:
     ...     anchors={"X": 0}, labels=["a"])
     >>> score_closure(rec, '{"answer": 3}').outcome
     <Outcome.LENIENT_ONLY: 'lenient_only'>
+    >>> s = score_closure(rec, '{"answer": 1}')  # Algorithm 1: |p - r| = 1, either side
+    >>> s.outcome.value, s.lenient_directional
+    ('lenient_only', False)
     >>> score_closure(rec, '{"answer": "2"}').outcome
     <Outcome.FORMAT_ERROR: 'format_error'>
-    >>> score_closure_value(rec, 2).outcome
-    <Outcome.STRICT_CORRECT: 'strict_correct'>
+    >>> score_closure(rec, '2').outcome, score_closure_value(rec, 2).outcome
+    (<Outcome.FORMAT_ERROR: 'format_error'>, <Outcome.STRICT_CORRECT: 'strict_correct'>)
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from closurebench.schema.enums import ExtractStatus, Match, Outcome, ScoringMode
 from closurebench.scoring.extract import extract_answer
-from closurebench.scoring.lenient import match_answer
+from closurebench.scoring.lenient import LENIENT_DIRECTIONAL, match_answer
 from closurebench.scoring.outcome import Score
 
 if TYPE_CHECKING:  # pydantic loads only where records are built, not to score them
@@ -33,19 +43,12 @@ if TYPE_CHECKING:  # pydantic loads only where records are built, not to score t
 __all__ = ["score_closure", "score_closure_value"]
 
 
-def _set_sources(record: ClosureInstance) -> set[str]:
-    """Labels that count as "the source" for the set tolerance (see ``scoring.lenient``)."""
-    alt, ref = record.alt_answer, record.answer
-    if isinstance(alt, list) and isinstance(ref, list):
-        return {str(v).strip() for v in alt} ^ {str(v).strip() for v in ref}
-    return {str(label).strip() for label in record.anchor_labels()}
-
-
 def score_closure_value(record: ClosureInstance, value: Any) -> Score:
     """Score an already-extracted answer ``value`` (labels) against ``record``.
 
-    Strict and lenient verdicts both come from
-    :func:`~closurebench.scoring.lenient.match_answer`, with the record's ``ambiguity``.
+    Strict, lenient and directional-lenient verdicts all come from
+    :func:`~closurebench.scoring.lenient.match_answer`, with the record's ``ambiguity``;
+    the source of the set tolerance is one of the question's anchors (``X``, ``Y``).
 
     Args:
         record: The ClosureBench instance.
@@ -55,16 +58,24 @@ def score_closure_value(record: ClosureInstance, value: Any) -> Score:
         The :class:`Score` (``format_error`` when ``value`` does not have the type).
     """
     rtype = record.result_type
-    kwargs: dict[str, Any] = {"alt": record.alt_answer, "sources": _set_sources(record)}
-    strict = match_answer(
-        value, record.answer, rtype, record.ambiguity, ScoringMode.STRICT, **kwargs
-    )
+    kwargs: dict[str, Any] = {
+        "alt": record.alt_answer,
+        "sources": {str(label).strip() for label in record.anchor_labels()},
+    }
+
+    def verdict(mode: str) -> Match:
+        return match_answer(value, record.answer, rtype, record.ambiguity, mode, **kwargs)
+
+    strict = verdict(ScoringMode.STRICT)
     if strict is Match.FORMAT_ERROR:
         return Score.fail(Outcome.FORMAT_ERROR, value, f"answer does not have the {rtype} type")
-    lenient = match_answer(
-        value, record.answer, rtype, record.ambiguity, ScoringMode.LENIENT, **kwargs
+    return Score.decide(
+        strict is Match.CORRECT,
+        verdict(ScoringMode.LENIENT) is Match.CORRECT,
+        value,
+        "",
+        directional=verdict(LENIENT_DIRECTIONAL) is Match.CORRECT,
     )
-    return Score.decide(strict is Match.CORRECT, lenient is Match.CORRECT, value, "")
 
 
 def score_closure(record: ClosureInstance, response_text: str | None) -> Score:
@@ -89,5 +100,5 @@ def score_closure(record: ClosureInstance, response_text: str | None) -> Score:
     """
     got = extract_answer(response_text)
     if got.status is not ExtractStatus.OK:
-        return Score.fail(Outcome(got.status))
+        return Score.fail(Outcome(got.status), reason=got.reason)
     return score_closure_value(record, got.value)

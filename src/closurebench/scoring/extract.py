@@ -2,9 +2,13 @@ r"""Answer extraction from untrusted model text.
 
 Two answer forms exist:
 
-* **JSON** (ClosureBench, paper Appendix I): the whole text as JSON (an object with
-  ``"answer"``, or a bare JSON value), else the last ``{"answer": ...}`` object embedded in
-  longer text.
+* **JSON** (ClosureBench, paper Appendix I): the whole text as a JSON object with
+  ``"answer"`` (a Markdown code fence around it is allowed), else the last
+  ``{"answer": ...}`` object embedded in longer text. A bare JSON value as the whole reply
+  (``3``, ``true``, ``["a"]``, ``"Alice"``) is a ``format_error``: the paper asks for an
+  object whose required field is ``answer``, and accepts nothing else. (An
+  already-extracted answer, as ``score_answer`` of :mod:`closurebench.dataset` receives, is
+  not a reply: there a bare value is the answer.)
 * **GRIT** (``spec/grit.md``, paper §4.2/§5.1): an ``<answer>…</answer>`` block (the last one
   wins; an unclosed final ``<answer>`` runs to the end of the text) or, when there is no
   block, the last ``\boxed{…}`` (balanced braces). The content is parsed as JSON when
@@ -23,7 +27,9 @@ Statuses:
     ``format_error``: something answer-like is there but unusable: malformed JSON (an
     object that does not parse, an unclosed ``{`` at the end of the text), an object
     without ``"answer"``, an empty or unbalanced answer block / ``\boxed{``, and — in
-    JSON mode — an answer block or ``\boxed`` instead of the required JSON object.
+    JSON mode — a bare JSON value, an answer block or ``\boxed`` instead of the required
+    JSON object. (GRIT mode, which falls back to JSON when there is no block, reads a
+    bare JSON value as the answer.)
     ``no_answer``: nothing answer-like at all: empty text, a refusal, reasoning that was
     cut off before any answer (braces of closed math like ``{B, C}`` in prose do not count
     as an answer attempt).
@@ -43,6 +49,11 @@ Example:
     17
     >>> extract_answer('<answer>17</answer>').status.value
     'format_error'
+    >>> got = extract_answer('3')
+    >>> got.status.value, got.reason
+    ('format_error', 'a bare JSON value, not an object with an "answer" field')
+    >>> extract_answer('3', grit=True).value
+    3
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from closurebench.schema.enums import ExtractStatus
@@ -96,14 +107,25 @@ _TEXT = re.compile(r"^\\(?:text|mathrm|textbf)\{(.*)\}$", re.DOTALL)
 _ANSWER_KEY = re.compile(r"""[{,]\s*["']?answer["']?\s*:""", re.IGNORECASE)
 _JSONISH_OPEN = re.compile(r"""\{\s*["'\[{]""")
 _NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+_FENCE = re.compile(r"^```[A-Za-z]*\s*(.*?)\s*```$", re.DOTALL)
+
+#: Why a whole-reply bare JSON value is not read in JSON mode.
+BARE_VALUE = 'a bare JSON value, not an object with an "answer" field'
+#: Why a JSON object that lacks the field is not read.
+NO_FIELD = 'a JSON object without an "answer" field'
 
 
 @dataclass(frozen=True)
 class Extracted:
-    """Result of extraction: ``status`` and, when ``ok``, the answer ``value``."""
+    """Result of extraction: ``status``, the answer ``value`` when ``ok``, and a ``reason``.
+
+    ``reason`` says why a ``format_error`` is one where that is worth telling (a bare
+    JSON value); else it is empty.
+    """
 
     status: ExtractStatus
     value: Any = None
+    reason: str = field(default="", repr=False)
 
 
 def _embedded_objects(text: str) -> tuple[list[Any], bool]:
@@ -225,9 +247,11 @@ def _grit_form(text: str) -> Extracted | None:
     return None
 
 
-def _json_form(stripped: str) -> Extracted:
+def _json_form(stripped: str, *, bare: bool) -> Extracted:
+    """The JSON answer form; ``bare``: a whole-text bare JSON value is the answer (GRIT)."""
+    fenced = _FENCE.match(stripped)
     try:
-        whole = _DECODER.decode(stripped)
+        whole = _DECODER.decode(fenced.group(1) if fenced and not bare else stripped)
     except (json.JSONDecodeError, RecursionError):
         whole = None
     else:
@@ -236,7 +260,9 @@ def _json_form(stripped: str) -> Extracted:
         if isinstance(whole, dict):
             if "answer" in whole:
                 return Extracted(ExtractStatus.OK, whole["answer"])
-            return Extracted(ExtractStatus.FORMAT_ERROR)
+            return Extracted(ExtractStatus.FORMAT_ERROR, reason=NO_FIELD)
+        if not bare:
+            return Extracted(ExtractStatus.FORMAT_ERROR, reason=BARE_VALUE)
         return Extracted(ExtractStatus.OK, whole)
     try:
         objects, broken = _embedded_objects(stripped)
@@ -245,6 +271,8 @@ def _json_form(stripped: str) -> Extracted:
     with_answer = [o for o in objects if isinstance(o, dict) and "answer" in o]
     if with_answer:
         return Extracted(ExtractStatus.OK, with_answer[-1]["answer"])
+    if objects and not broken and not _ANSWER_KEY.search(stripped):
+        return Extracted(ExtractStatus.FORMAT_ERROR, reason=NO_FIELD)
     if objects or broken or _ANSWER_KEY.search(stripped):
         return Extracted(ExtractStatus.FORMAT_ERROR)
     return Extracted(ExtractStatus.NO_ANSWER)
@@ -269,8 +297,8 @@ def extract_answer(text: str | None, *, grit: bool = False) -> Extracted:
         found = _grit_form(stripped)
         if found is not None:
             return found
-        return _json_form(stripped)
-    got = _json_form(stripped)
+        return _json_form(stripped, bare=True)
+    got = _json_form(stripped, bare=False)
     if got.status is ExtractStatus.NO_ANSWER and (_OPEN.search(stripped) or _BOXED in stripped):
         return Extracted(ExtractStatus.FORMAT_ERROR)
     return got

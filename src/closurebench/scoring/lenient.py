@@ -7,46 +7,47 @@ the category's task wrote at generation time):
 
 1. ``p`` is ``None`` or violates the JSON value type of ``τ`` → format error.
 2. boolean: equal. integer: ``δ = |p − r|``; ``δ = 0`` correct; lenient and
-   ``a = count`` (``c ∈ C_count_ambig``) and ``δ = 1`` correct. float: ``|p − r| ≤ ε =
-   1e-2``. set: ``S_p = S_r`` correct; lenient and ``a = set`` (``c ∈ C_set_ambig``) and
-   ``S_p △ S_r = {source}`` correct. string: ``Trim(p) = Trim(r)``. compound: recurse
-   over ``keys(r)``, any failure → wrong.
+   ``a = count`` (``c ∈ C_count_ambig``) and ``δ = 1`` correct — in either direction.
+   float: ``|p − r| ≤ ε = 1e-2`` (no lenient clause). set: ``S_p = S_r`` correct; lenient
+   and ``a = set`` (``c ∈ C_set_ambig``) and ``S_p △ S_r = {source}`` correct, where the
+   source is one anchor node of the question (``sources``: the labels of ``X``/``Y``).
+   string: ``Trim(p) = Trim(r)``. compound: recurse over ``keys(r)``, any failure → wrong.
 3. Strict mode ignores the ambiguity class.
 
-Strict mode is the one strict-correctness check of the project: evaluation
-(:func:`closurebench.scoring.score_closure`) and the procedural-dataset reward
-(:func:`closurebench.dataset.score_answer`) both call it.
+``lenient`` is the paper's rule, literally (``spec/closurebench.md``, Conventions), and
+is what reports call *lenient*. Strict mode is the one strict-correctness check of the
+project: evaluation (:func:`closurebench.scoring.score_closure`) and the
+procedural-dataset reward (:func:`closurebench.dataset.score_answer`) both call it.
 
-Where the paper is underspecified, this module decides (each choice keeps the paper's rule
-that the lenient relaxation "never accepts a value that is more than one element away from
-the strict reference"):
+A third mode, :data:`LENIENT_DIRECTIONAL` (``"lenient_directional"``), is an extra
+report column, never the default: it accepts only the step *towards* the record's
+``alt_answer`` (the answer under the other source convention), i.e. the tolerance the
+paper's text motivates (source inclusion) rather than the one its algorithm states:
 
-* **Which ±1.** Algorithm 1 accepts ``δ = 1`` in both directions, although the text says
-  the tolerance is for the *source-inclusion* convention. When the record carries
-  ``alt_answer`` (the answer under the other convention), only the ``±1`` step *towards*
-  ``alt`` is accepted (``alt = r`` → no tolerance on that instance); ``alt`` itself is
-  accepted only when it is one away (``intersect_then_size`` counts X and Y, so its ``alt``
-  may be ``r + 2``: then ``r + 1`` — one of the two anchors counted — is accepted, ``r + 2``
-  is not). Without ``alt``, Algorithm 1 applies literally (both directions).
-* **What "source" is for sets.** ``sources`` are the candidate source labels: from the
-  record, ``alt_answer △ answer`` when ``alt_answer`` exists, else the anchor labels
-  (``X``, ``Y``). Exactly one of them may be added or dropped (``set_intersect``'s ``alt``
-  adds both X and Y; adding both is two elements away and stays wrong).
-* **Float count category.** ``aggregate_over_set`` is in ``C_count_ambig`` but
-  Algorithm 1's float branch has no lenient clause and ``±1`` is meaningless on a mean.
-  Lenient mode accepts ``|p − alt| ≤ ε`` when ``alt`` is given (the mean with the source
-  included); without ``alt`` the float branch is strict, as in the paper.
-* **Types (line 1).** integer: a JSON number with an integral value (``4.0`` is 4;
-  ``4.5`` violates the type); float: any finite number; booleans are never numbers;
-  set: a JSON array of strings/integers (integers allowed for numeric labels; duplicates
-  collapse under ``Set``); string: a string or an integer (numeric labels); compound: an
-  object holding every key of ``r`` with members of their own types (a missing key
-  or a mistyped member is a schema violation → format error; extra keys are ignored, as
-  Algorithm 1 iterates over ``keys(r)`` only).
+* integer: ``±1`` only in the direction of ``alt`` (``alt`` itself only when it is one
+  away: ``intersect_then_size``'s ``alt`` may be ``r + 2``, then ``r + 1`` is accepted and
+  ``r + 2`` is not); no ``alt`` (e.g. ``conditional``'s ``-1`` branch) or ``alt = r`` → no
+  tolerance;
+* float (``aggregate_over_set``, a count category with a mean as answer): ``|p − alt| ≤ ε``
+  when ``alt`` is given, else strict (Algorithm 1's float branch has no lenient clause, so
+  here the variant accepts what ``lenient`` does not);
+* set: one element of ``alt △ r`` may be added or dropped when ``alt`` is given (else one
+  of ``sources``); ``set_intersect``'s ``alt`` adds both X and Y, adding both stays wrong.
+
+Every mode keeps the paper's promise that the relaxation "never accepts a value that is
+more than one element away from the strict reference".
+
+Types (line 1): integer: a JSON number with an integral value (``4.0`` is 4; ``4.5``
+violates the type); float: any finite number; booleans are never numbers; set: a JSON
+array of strings/integers (integers allowed for numeric labels; duplicates collapse under
+``Set``); string: a string or an integer (numeric labels); compound: an object holding
+every key of ``r`` with members of their own types (a missing key or a mistyped member is
+a schema violation → format error; extra keys are ignored, as Algorithm 1 iterates over
+``keys(r)`` only).
 
 Example:
-    >>> match_answer(4, 3, "integer", Ambiguity.COUNT, "lenient")
-    <Match.CORRECT: 'correct'>
+    >>> [match_answer(p, 3, "integer", Ambiguity.COUNT, "lenient").value for p in (2, 4, 5)]
+    ['correct', 'correct', 'wrong']
     >>> match_answer(4, 3, "integer", Ambiguity.COUNT, "strict")
     <Match.WRONG: 'wrong'>
     >>> match_answer(4, 3, "integer", None, "lenient")  # no ambiguity class: strict
@@ -56,19 +57,23 @@ Example:
     >>> match_answer(["a", "b", "X"], ["a", "b"], "set", Ambiguity.SET, "lenient",
     ...              sources={"X"})
     <Match.CORRECT: 'correct'>
+    >>> [match_answer(p, 3, "integer", Ambiguity.COUNT, LENIENT_DIRECTIONAL, alt=4).value
+    ...  for p in (2, 4)]
+    ['wrong', 'correct']
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from closurebench.errors import ConfigError
 from closurebench.schema.enums import Ambiguity, Match, ResultType, ScoringMode
 
 __all__ = [
     "FLOAT_TOLERANCE",
+    "LENIENT_DIRECTIONAL",
     "MODES",
     "infer_result_type",
     "match_answer",
@@ -78,8 +83,13 @@ __all__ = [
 #: Algorithm 1's ε for float answers.
 FLOAT_TOLERANCE = 1e-2
 
-#: The mode names :func:`match_answer` accepts.
-MODES: tuple[str, ...] = tuple(m.value for m in ScoringMode)
+#: The directional variant of lenient scoring (an extra report column, not the paper's).
+LENIENT_DIRECTIONAL: Final = "lenient_directional"
+
+#: The mode names :func:`match_answer` accepts: Algorithm 1's two, then the variant.
+MODES: tuple[str, ...] = (*(m.value for m in ScoringMode), LENIENT_DIRECTIONAL)
+
+_EPS = FLOAT_TOLERANCE + 1e-12
 
 
 def infer_result_type(reference: Any) -> ResultType:
@@ -111,6 +121,10 @@ def _number(value: Any) -> float | None:
 
 def _label(value: Any) -> bool:
     return isinstance(value, str | int) and not isinstance(value, bool)
+
+
+def _labels(values: Any) -> set[str]:
+    return {str(v).strip() for v in values}
 
 
 def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
@@ -149,11 +163,52 @@ def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
 
 
 def _toward(p: float, r: float, alt: Any) -> bool:
-    """``p`` is one step from ``r`` in the direction of ``alt`` (any direction if none)."""
+    """``p`` lies on the side of ``r`` where ``alt`` is (never when there is no ``alt``).
+
+    Example:
+        >>> _toward(4, 3, 5), _toward(2, 3, 5), _toward(4, 3, None), _toward(4, 3, 3)
+        (True, False, False, False)
+    """
     a = _number(alt)
-    if a is None:
-        return True
-    return a != r and (p - r) * (a - r) > 0
+    return a is not None and (p - r) * (a - r) > 0
+
+
+def _match_integer(p: float, r: float, tolerant: bool, directional: bool, alt: Any) -> Match:
+    delta = abs(p - r)
+    if delta == 0:
+        return Match.CORRECT
+    if tolerant and delta == 1 and (not directional or _toward(p, r, alt)):
+        return Match.CORRECT
+    return Match.WRONG
+
+
+def _match_float(p: float, r: float, tolerant: bool, directional: bool, alt: Any) -> Match:
+    if abs(p - r) <= _EPS:
+        return Match.CORRECT
+    a = _number(alt)
+    if tolerant and directional and a is not None and abs(p - a) <= _EPS:
+        return Match.CORRECT
+    return Match.WRONG
+
+
+def _match_set(
+    predicted: Any,
+    reference: Any,
+    tolerant: bool,
+    directional: bool,
+    alt: Any,
+    sources: Collection[str],
+) -> Match:
+    sp, sr = _labels(predicted), _labels(reference)
+    if sp == sr:
+        return Match.CORRECT
+    diff = sp ^ sr
+    allowed = _labels(sources)
+    if directional and isinstance(alt, list | tuple):
+        allowed = _labels(alt) ^ sr
+    if tolerant and len(diff) == 1 and diff <= allowed:
+        return Match.CORRECT
+    return Match.WRONG
 
 
 def match_answer(
@@ -175,57 +230,51 @@ def match_answer(
             (a :class:`~closurebench.schema.enums.ResultType`; an unknown type matches
             nothing and gives a format error).
         ambiguity: The instance's ambiguity class (the record's ``ambiguity``), or
-            ``None``; only lenient mode reads it.
-        mode: ``"strict"`` or ``"lenient"``.
-        alt: The record's ``alt_answer`` (other source convention), or ``None``.
-        sources: Labels that count as "the source" for the set tolerance.
+            ``None``; only the lenient modes read it.
+        mode: ``"strict"``, ``"lenient"`` (Algorithm 1) or ``"lenient_directional"``
+            (:data:`LENIENT_DIRECTIONAL`, the stricter variant).
+        alt: The record's ``alt_answer`` (other source convention), or ``None``; only
+            ``"lenient_directional"`` reads it.
+        sources: Labels that count as "the source" for the set tolerance (the anchor
+            labels of the question).
 
     Returns:
         :attr:`Match.CORRECT`, :attr:`Match.WRONG` or :attr:`Match.FORMAT_ERROR`.
 
     Raises:
-        ConfigError: for a mode that is neither strict nor lenient.
+        ConfigError: for a mode that is not one of :data:`MODES`.
 
     Example:
         >>> count = Ambiguity.COUNT
         >>> [match_answer(p, 4, "integer", count, "lenient", alt=6).value for p in (5, 6, 3)]
+        ['correct', 'wrong', 'correct']
+        >>> [match_answer(p, 4, "integer", count, LENIENT_DIRECTIONAL, alt=6).value
+        ...  for p in (5, 6, 3)]
         ['correct', 'wrong', 'wrong']
-        >>> match_answer(0.5, 0, "float", count, "lenient", alt=0.5).value
-        'correct'
+        >>> [match_answer(0.5, 0, "float", count, m, alt=0.5).value
+        ...  for m in ("lenient", LENIENT_DIRECTIONAL)]
+        ['wrong', 'correct']
     """
     if mode not in MODES:
-        raise ConfigError(f"mode must be one of {MODES}, not {mode!r}; pass 'strict' or 'lenient'")
-    lenient = mode == ScoringMode.LENIENT
+        raise ConfigError(
+            f"mode must be one of {MODES}, not {mode!r}; pass 'strict', 'lenient' or "
+            f"'{LENIENT_DIRECTIONAL}'"
+        )
+    directional = mode == LENIENT_DIRECTIONAL
+    lenient = mode == ScoringMode.LENIENT or directional
     if not type_ok(result_type, predicted, reference):
         return Match.FORMAT_ERROR
     if result_type == ResultType.BOOLEAN:
         return Match.CORRECT if predicted == bool(reference) else Match.WRONG
     if result_type == ResultType.INTEGER:
-        p, r = float(predicted), float(reference)
-        delta = abs(p - r)
-        if delta == 0:
-            return Match.CORRECT
-        if lenient and ambiguity == Ambiguity.COUNT and delta == 1 and _toward(p, r, alt):
-            return Match.CORRECT
-        return Match.WRONG
+        count = lenient and ambiguity == Ambiguity.COUNT
+        return _match_integer(float(predicted), float(reference), count, directional, alt)
     if result_type == ResultType.FLOAT:
-        p = float(predicted)
-        if abs(p - float(reference)) <= FLOAT_TOLERANCE + 1e-12:
-            return Match.CORRECT
-        a = _number(alt)
-        if lenient and ambiguity == Ambiguity.COUNT and a is not None:
-            return Match.CORRECT if abs(p - a) <= FLOAT_TOLERANCE + 1e-12 else Match.WRONG
-        return Match.WRONG
+        count = lenient and ambiguity == Ambiguity.COUNT
+        return _match_float(float(predicted), float(reference), count, directional, alt)
     if result_type == ResultType.SET:
-        sp = {str(v).strip() for v in predicted}
-        sr = {str(v).strip() for v in reference}
-        if sp == sr:
-            return Match.CORRECT
-        diff = sp ^ sr
-        allowed = {str(s).strip() for s in sources}
-        if lenient and ambiguity == Ambiguity.SET and len(diff) == 1 and diff <= allowed:
-            return Match.CORRECT
-        return Match.WRONG
+        tolerant = lenient and ambiguity == Ambiguity.SET
+        return _match_set(predicted, reference, tolerant, directional, alt, sources)
     if result_type == ResultType.STRING:
         return Match.CORRECT if str(predicted).strip() == str(reference).strip() else Match.WRONG
     if result_type == ResultType.COMPOUND:

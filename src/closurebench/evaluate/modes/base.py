@@ -71,6 +71,8 @@ class ModeOutput:
         reasoning: Separate reasoning text, if the backend returned one.
         prompt_tokens: Prompt tokens over all requests of the instance.
         completion_tokens: Generated tokens over all requests of the instance.
+        reasoning_tokens: Of those, reasoning tokens, when the backend reported them
+            (None when no request did).
         latency_s: Request seconds over all requests of the instance.
         finish_reason: Finish reason of the last request.
         requests: How many model calls the instance took (the runner records the
@@ -84,6 +86,7 @@ class ModeOutput:
     reasoning: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    reasoning_tokens: int | None = None
     latency_s: float = 0.0
     finish_reason: str | None = None
     requests: int = 1
@@ -181,6 +184,7 @@ class Mode:
             reasoning=completion.reasoning,
             prompt_tokens=completion.prompt_tokens or 0,
             completion_tokens=completion.completion_tokens or 0,
+            reasoning_tokens=completion.reasoning_tokens,
             latency_s=completion.latency_s,
             finish_reason=completion.finish_reason,
         )

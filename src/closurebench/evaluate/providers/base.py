@@ -24,13 +24,15 @@ import importlib
 import inspect
 import math
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from closurebench.errors import ClosureBenchError, ConfigError
 
 __all__ = [
+    "ADAPTABLE_PARAMETERS",
+    "DEFAULT_MAX_TOKENS",
     "FATAL_STATUS",
     "Completion",
     "GenerationSettings",
@@ -47,33 +49,128 @@ __all__ = [
 FATAL_STATUS = frozenset({400, 401, 403, 404, 405, 422})
 
 
+#: The token limit of a request that names none (``--max-tokens``' default).
+DEFAULT_MAX_TOKENS = 2048
+
+#: Request parameters a server may refuse for a model (an OpenAI reasoning model refuses
+#: ``max_tokens`` and any ``temperature`` but its default), and what the harness does
+#: then (:meth:`GenerationSettings.without`): ``max_tokens`` and
+#: ``max_completion_tokens`` are renamed into each other (same limit), the others are
+#: dropped (the server's default applies).
+ADAPTABLE_PARAMETERS = ("temperature", "top_p", "seed", "max_tokens", "max_completion_tokens")
+
+
 @dataclass(frozen=True)
 class GenerationSettings:
     """Sampling settings sent with a request and recorded with every result.
 
+    A field that is ``None`` is not sent: the server's default applies (a reasoning
+    model that refuses ``temperature``, a server whose output limit is its own).
+
+    The dict form (:meth:`to_dict`: ``run.json``, each result's ``settings`` and, less
+    the timeout, the cache key) has the keys ``model``, ``temperature``,
+    ``max_tokens``, ``top_p``, ``seed`` and ``timeout_s`` (null where not sent), plus
+    ``max_completion_tokens`` only when it is set, so the settings of runs made before
+    it existed keep their ``run.json`` and cache keys.
+
     Attributes:
         model: Model name as the backend knows it.
-        temperature: Sampling temperature; 0.0 means greedy.
-        max_tokens: Upper bound on generated tokens.
+        temperature: Sampling temperature; 0.0 means greedy (the papers' decoding);
+            None sends none.
+        max_tokens: Upper bound on generated tokens (``max_tokens``); None sends none.
         top_p: Nucleus sampling mass, or None for the backend default.
         seed: Sampling seed, or None when the backend should not get one.
         timeout_s: Per-request timeout in seconds.
+        max_completion_tokens: Upper bound on generated tokens, reasoning included,
+            sent as ``max_completion_tokens`` (what OpenAI's reasoning models take
+            instead of ``max_tokens``); None sends none.
     """
 
     model: str
-    temperature: float = 0.0
-    max_tokens: int = 2048
+    temperature: float | None = 0.0
+    max_tokens: int | None = DEFAULT_MAX_TOKENS
     top_p: float | None = None
     seed: int | None = None
     timeout_s: float = 120.0
+    max_completion_tokens: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a plain JSON-serialisable dict.
 
         Returns:
-            A dict with one key per field.
+            A dict with one key per field (``max_completion_tokens`` only when set).
+
+        Example:
+            >>> "max_completion_tokens" in GenerationSettings(model="m").to_dict()
+            False
+            >>> GenerationSettings(model="m", max_tokens=None,
+            ...                    max_completion_tokens=64).to_dict()["max_completion_tokens"]
+            64
         """
-        return asdict(self)
+        d = asdict(self)
+        if d["max_completion_tokens"] is None:
+            del d["max_completion_tokens"]
+        return d
+
+    def request_fields(self) -> dict[str, Any]:
+        """The sampling fields a request body carries: the set ones only.
+
+        Example:
+            >>> GenerationSettings(model="m", temperature=None, seed=3).request_fields()
+            {'max_tokens': 2048, 'seed': 3}
+        """
+        fields = {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "max_completion_tokens": self.max_completion_tokens,
+            "top_p": self.top_p,
+            "seed": self.seed,
+        }
+        return {k: v for k, v in fields.items() if v is not None}
+
+    @property
+    def token_limit(self) -> int:
+        """The generated-token limit for a backend that always needs one (a local model).
+
+        Example:
+            >>> GenerationSettings(model="m", max_tokens=None).token_limit
+            2048
+        """
+        return self.max_completion_tokens or self.max_tokens or DEFAULT_MAX_TOKENS
+
+    def without(self, param: str, *, rename: bool = True) -> tuple[GenerationSettings, str] | None:
+        """These settings with ``param`` no longer sent, after a server refused it.
+
+        ``max_tokens`` and ``max_completion_tokens`` are renamed into each other (the
+        limit is kept) unless ``rename`` is False; the other
+        :data:`ADAPTABLE_PARAMETERS` are dropped.
+
+        Args:
+            param: The refused request parameter (as the server names it).
+            rename: Allow the rename (False when the other name was refused too).
+
+        Returns:
+            ``(new settings, what was done)``, or None when ``param`` is not one these
+            settings send (or not adaptable): nothing can be changed.
+
+        Example:
+            >>> s = GenerationSettings(model="m")
+            >>> s.without("max_tokens")[1]
+            'max_tokens renamed to max_completion_tokens'
+            >>> s.without("temperature")[0].temperature is None
+            True
+            >>> s.without("stop") is None
+            True
+        """
+        if param not in ADAPTABLE_PARAMETERS or getattr(self, param) is None:
+            return None
+        renames = {"max_tokens": "max_completion_tokens", "max_completion_tokens": "max_tokens"}
+        other = renames.get(param)
+        if other is not None and rename and getattr(self, other) is None:
+            changes: dict[str, Any] = {param: None, other: getattr(self, param)}
+            return replace(self, **changes), f"{param} renamed to {other}"
+        dropped: dict[str, Any] = {param: None}
+        return replace(self, **dropped), f"{param} dropped"
 
     def check(self) -> None:
         """Reject values no request can use, naming the ``closurebench eval`` option.
@@ -87,10 +184,22 @@ class GenerationSettings:
             raise ConfigError(
                 f"--timeout must be a positive number of seconds, got {self.timeout_s:g}"
             )
-        if not (math.isfinite(self.temperature) and self.temperature >= 0):
+        if self.temperature is not None and not (
+            math.isfinite(self.temperature) and self.temperature >= 0
+        ):
             raise ConfigError(f"--temperature must be >= 0, got {self.temperature:g}")
-        if self.max_tokens < 1:
+        if self.max_tokens is not None and self.max_tokens < 1:
             raise ConfigError(f"--max-tokens must be >= 1, got {self.max_tokens}")
+        if self.max_completion_tokens is not None and self.max_completion_tokens < 1:
+            raise ConfigError(
+                f"--max-completion-tokens must be >= 1, got {self.max_completion_tokens}"
+            )
+        if self.max_tokens is not None and self.max_completion_tokens is not None:
+            raise ConfigError(
+                f"--max-tokens {self.max_tokens} and --max-completion-tokens "
+                f"{self.max_completion_tokens} are both set; pass one of them (reasoning "
+                "models take --max-completion-tokens)"
+            )
         if self.top_p is not None and not (0 < self.top_p <= 1):
             raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p:g}")
 
@@ -106,6 +215,8 @@ class Completion:
         completion_tokens: Generated tokens as reported by the backend, if any.
         latency_s: Wall-clock seconds of the request.
         finish_reason: Why generation stopped (``"stop"``, ``"length"``, ...), if known.
+        reasoning_tokens: Of ``completion_tokens``, those spent reasoning, when the
+            backend reports them (``usage.completion_tokens_details.reasoning_tokens``).
     """
 
     text: str
@@ -114,6 +225,7 @@ class Completion:
     completion_tokens: int | None
     latency_s: float
     finish_reason: str | None
+    reasoning_tokens: int | None = None
 
 
 class ProviderError(ClosureBenchError):
@@ -132,6 +244,10 @@ class ProviderError(ClosureBenchError):
             non-retryable error whose status is in :data:`FATAL_STATUS`; a provider
             passes ``fatal=False`` for a rejection specific to one request (a prompt
             longer than the model's context).
+        unsupported: The request parameter the server refused as unsupported for the
+            model (e.g. ``"max_tokens"`` or ``"temperature"`` from an OpenAI reasoning
+            model), when it named one: the runner then changes the settings
+            (:meth:`GenerationSettings.without`) and retries once instead of stopping.
     """
 
     def __init__(
@@ -142,6 +258,7 @@ class ProviderError(ClosureBenchError):
         status: int | None = None,
         retry_after_s: float | None = None,
         fatal: bool | None = None,
+        unsupported: str | None = None,
     ):
         """Create the error.
 
@@ -152,18 +269,28 @@ class ProviderError(ClosureBenchError):
             retry_after_s: Seconds the server asked to wait before retrying, if any.
             fatal: Whether the run must stop (None: derived from ``retryable`` and
                 ``status``).
+            unsupported: The request parameter the server refused, if it named one.
         """
         super().__init__(message)
         self.retryable = retryable
         self.status = status
         self.retry_after_s = retry_after_s
         self.fatal = (not retryable and status in FATAL_STATUS) if fatal is None else fatal
+        self.unsupported = unsupported
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Keep every field when pickled (e.g. across processes)."""
         return (
             _rebuild_provider_error,
-            (type(self), str(self), self.retryable, self.status, self.retry_after_s, self.fatal),
+            (
+                type(self),
+                str(self),
+                self.retryable,
+                self.status,
+                self.retry_after_s,
+                self.fatal,
+                self.unsupported,
+            ),
         )
 
 
@@ -174,9 +301,15 @@ def _rebuild_provider_error(
     status: int | None,
     retry_after_s: float | None,
     fatal: bool | None = None,
+    unsupported: str | None = None,
 ) -> ProviderError:
     return cls(
-        message, retryable=retryable, status=status, retry_after_s=retry_after_s, fatal=fatal
+        message,
+        retryable=retryable,
+        status=status,
+        retry_after_s=retry_after_s,
+        fatal=fatal,
+        unsupported=unsupported,
     )
 
 

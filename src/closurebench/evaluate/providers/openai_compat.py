@@ -34,7 +34,12 @@ import openai
 
 from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
 
-__all__ = ["DEFAULT_API_KEY_ENV", "OpenAICompatProvider", "is_local_url"]
+__all__ = [
+    "DEFAULT_API_KEY_ENV",
+    "OpenAICompatProvider",
+    "is_local_url",
+    "unsupported_parameter",
+]
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 _DUMMY_KEY = "EMPTY"
@@ -155,26 +160,24 @@ class OpenAICompatProvider:
 
         Args:
             messages: Chat messages, each ``{"role": ..., "content": ...}``.
-            settings: Sampling settings; ``top_p`` and ``seed`` are sent only when set.
+            settings: Sampling settings; only the set fields are sent
+                (:meth:`GenerationSettings.request_fields`).
 
         Returns:
-            The completion with usage, latency, finish reason and reasoning text.
+            The completion with usage (reasoning tokens too, when reported), latency,
+            finish reason and reasoning text.
 
         Raises:
             ProviderError: On any failure; ``retryable`` is True for 429, 5xx,
-                timeouts and connection errors.
+                timeouts and connection errors; ``unsupported`` names the parameter
+                of a 400 that refuses one (:func:`unsupported_parameter`).
         """
         client = await self._get_client()
         body: dict[str, Any] = {
             "model": settings.model,
             "messages": messages,
-            "temperature": settings.temperature,
-            "max_tokens": settings.max_tokens,
+            **settings.request_fields(),
         }
-        if settings.top_p is not None:
-            body["top_p"] = settings.top_p
-        if settings.seed is not None:
-            body["seed"] = settings.seed
         if self.extra_body:
             body.update(self.extra_body)
         start = time.perf_counter()
@@ -227,6 +230,10 @@ class OpenAICompatProvider:
         if not isinstance(usage, dict):
             usage = {}
         finish = choice.get("finish_reason")
+        details = usage.get("completion_tokens_details")
+        reasoning_tokens = (
+            _int_or_none(details.get("reasoning_tokens")) if isinstance(details, dict) else None
+        )
         return Completion(
             text=text or "",
             reasoning=_reasoning_of(message),
@@ -234,6 +241,7 @@ class OpenAICompatProvider:
             completion_tokens=_int_or_none(usage.get("completion_tokens")),
             latency_s=latency,
             finish_reason=str(finish) if finish is not None else None,
+            reasoning_tokens=reasoning_tokens,
         )
 
     def _malformed(self, detail: str, status: int | None = None) -> ProviderError:
@@ -325,6 +333,17 @@ class OpenAICompatProvider:
                 retryable=False,
                 status=status,
             )
+        refused = unsupported_parameter(exc.body) if status == 400 else None
+        if refused is not None:
+            # Fatal unless the runner can stop sending it (it retries once without it).
+            return ProviderError(
+                f"request rejected by {url} ({status}: {detail}); the model does not take "
+                f"the parameter {refused!r}: leave its option unset (reasoning models take "
+                "--max-completion-tokens and no --temperature)",
+                retryable=False,
+                status=status,
+                unsupported=refused,
+            )
         if _CONTEXT_OVERFLOW.search(detail):
             # This instance's prompt is too long for the model: the others may fit, so
             # the instance fails and the run goes on.
@@ -375,6 +394,41 @@ def _int_or_none(value: Any) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
         return value
     return None
+
+
+#: The OpenAI error codes of a refused parameter.
+_UNSUPPORTED_CODES = frozenset({"unsupported_parameter", "unsupported_value"})
+_UNSUPPORTED_TEXT = re.compile(r"Unsupported (?:parameter|value): '([A-Za-z_]+)'")
+
+
+def unsupported_parameter(body: Any) -> str | None:
+    """The request parameter a 400 error body refuses as unsupported, or None.
+
+    Reads the OpenAI error shape (``{"error": {"param": ..., "code":
+    "unsupported_parameter" | "unsupported_value"}}``, or its inner object as the SDK
+    keeps it), else the message's ``Unsupported parameter: 'x'`` wording. The body is
+    untrusted: anything else is None.
+
+    Example:
+        >>> unsupported_parameter({"error": {"message": "Unsupported parameter: "
+        ...     "'max_tokens' is not supported with this model.", "param": "max_tokens",
+        ...     "code": "unsupported_parameter"}})
+        'max_tokens'
+        >>> unsupported_parameter({"message": "Unsupported value: 'temperature' does "
+        ...     "not support 0.0 with this model."})
+        'temperature'
+        >>> unsupported_parameter({"error": {"message": "bad request", "code": 400}}) is None
+        True
+    """
+    inner = body.get("error", body) if isinstance(body, dict) else None
+    if not isinstance(inner, dict):
+        return None
+    param, code = inner.get("param"), inner.get("code")
+    if isinstance(param, str) and param and code in _UNSUPPORTED_CODES:
+        return param
+    message = inner.get("message")
+    found = _UNSUPPORTED_TEXT.search(message) if isinstance(message, str) else None
+    return found.group(1) if found else None
 
 
 def _server_message(exc: openai.APIStatusError) -> str:

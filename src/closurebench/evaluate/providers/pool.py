@@ -108,6 +108,7 @@ class _Worker:
                             status=payload.get("status"),
                             retry_after_s=payload.get("retry_after_s"),
                             fatal=payload.get("fatal"),
+                            unsupported=payload.get("unsupported"),
                         )
                     )
         except (asyncio.IncompleteReadError, ConnectionError) as exc:
@@ -332,6 +333,7 @@ def _error_payload(exc: ProviderError) -> dict[str, Any]:
         "status": exc.status,
         "retry_after_s": exc.retry_after_s,
         "fatal": exc.fatal,
+        "unsupported": exc.unsupported,
     }
 
 

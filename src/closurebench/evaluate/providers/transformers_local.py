@@ -1,7 +1,8 @@
 """A provider running a local Hugging Face ``transformers`` chat model.
 
 The prompt is built with the model's own chat template
-(``tokenizer.apply_chat_template``); temperature 0 means greedy decoding. ``torch``
+(``tokenizer.apply_chat_template``); temperature 0 (or none set) means greedy decoding;
+the token limit is ``max_completion_tokens`` or ``max_tokens`` (2048 when neither). ``torch``
 and ``transformers`` are imported only when the provider is created, so the rest of
 the harness works without them; when they are missing a :class:`ProviderError`
 names the extra to install.
@@ -157,9 +158,9 @@ class TransformersProvider:
             **self.chat_template_kwargs,
         ).to(model.device)
         prompt_len = int(inputs["input_ids"].shape[-1])
-        sample = settings.temperature > 0
+        sample = (settings.temperature or 0.0) > 0
         gen_kwargs: dict[str, Any] = {
-            "max_new_tokens": settings.max_tokens,
+            "max_new_tokens": settings.token_limit,
             "do_sample": sample,
             "pad_token_id": tokenizer.pad_token_id,
             "max_time": float(settings.timeout_s),
@@ -183,7 +184,7 @@ class TransformersProvider:
         eos = model.generation_config.eos_token_id
         eos_ids = {*(eos if isinstance(eos, list | tuple) else [eos]), tokenizer.eos_token_id}
         ended = n_new > 0 and int(new_tokens[-1]) in eos_ids
-        if n_new >= settings.max_tokens:
+        if n_new >= settings.token_limit:
             finish = "length"
         elif not ended and elapsed >= settings.timeout_s:
             finish = "timeout"  # stopped by max_time: a truncated answer, scored as given

@@ -7,7 +7,10 @@ an undirected phrasing for the triangle categories, and, for kinship-capable fra
 parent -> child vocabulary (:class:`Kin`).
 
 The general verbs' plural doubles as the infinitive in questions ("does A pay"), so
-they avoid "is"/"are"; kinship categories render edges with :class:`Kin` verbs instead.
+they avoid "is"/"are"; a plural led by a modal ("can connect to") is questioned by
+inversion ("can A connect to", :func:`~closurebench.surface.closure.questions.do_support`).
+Every verb phrase takes one object or a list of objects ("A is a parent to B and C"), as
+the grouped styles need. Kinship categories render edges with :class:`Kin` verbs instead.
 
 Decision: the ``kinship`` frame is used only by the kinship categories (a general random
 digraph with cycles has no sensible parent reading); ``academia`` (advisor -> student)
@@ -103,7 +106,7 @@ def _f(key: str, noun: str, nouns: str, links: str, fwd: Verb, rev: Verb, path: 
 _FAMILY = Kin(
     fwd=("is a parent of", "are parents of"),
     rev=("is a child of", "are children of"),
-    syns=(("is the parent of", "are the parents of"), ("has as a child", "have as a child")),
+    syns=(("is the parent of", "are the parents of"), ("is a parent to", "are parents to")),
     parent="parent",
     parents="parents",
     children="children",
@@ -116,7 +119,7 @@ _FAMILY = Kin(
 _ACADEMIC = Kin(
     fwd=("is the doctoral advisor of", "are the doctoral advisors of"),
     rev=("is a doctoral student of", "are doctoral students of"),
-    syns=(("supervised the PhD of", "supervised the PhDs of"),),
+    syns=(("is the PhD supervisor of", "are the PhD supervisors of"),),
     parent="advisor",
     parents="advisors",
     children="students",

@@ -2,9 +2,11 @@
 
 A category's query sentence is its task's :attr:`~closurebench.tasks.closure.ClosureTask.template`
 (the task states its conventions in words); this module fills it with a frame's vocabulary
-(:func:`vocabulary`) and the anchors: ``{X}``, ``{Y}`` (node labels), ``{k}`` (threshold)
-and ``{k_nouns}`` (the node noun in the number ``k`` asks for, :func:`k_nouns`). The
-answer form (:func:`answer_form`) follows the question. The reader matches the same
+(:func:`vocabulary`; a do-question takes ``{does}`` and ``{inf}``, :func:`do_support`, so
+a modal verb inverts: "How many hosts can A connect to directly?") and the anchors:
+``{X}``, ``{Y}`` (node labels), ``{k}`` (threshold) and ``{k_nouns}`` (the node noun in
+the number ``k`` asks for, :func:`k_nouns`). The answer form (:func:`answer_form`) may
+follow the question (a generation knob; off by default). The reader matches the same
 filled templates, so this module is the surface data shared by render and read.
 
 Example:
@@ -26,8 +28,10 @@ from closurebench.tasks.closure import CLOSURE_TASKS, ClosureTask
 
 __all__ = [
     "ANSWER_FORMS",
+    "MODALS",
     "SECTIONS",
     "answer_form",
+    "do_support",
     "k_nouns",
     "task_for",
     "vocabulary",
@@ -72,6 +76,7 @@ def vocabulary(frame: Frame, kinship: bool = False) -> dict[str, str]:
     """
     del kinship  # questions use the general verb; kinship templates use kin nouns only
     fwd = frame.fwd
+    does, inf = do_support(fwd[1])
     out = {
         "self": "" if frame.person else " itself",
         "noun": frame.noun,
@@ -79,6 +84,8 @@ def vocabulary(frame: Frame, kinship: bool = False) -> dict[str, str]:
         "links": frame.links,
         "sg": fwd[0],
         "base": fwd[1],
+        "does": does,
+        "inf": inf,
         "path": frame.path,
         "und_sg": frame.und[0],
         "und_base": frame.und[1],
@@ -92,6 +99,28 @@ def vocabulary(frame: Frame, kinship: bool = False) -> dict[str, str]:
             cousins=kin.cousins, grandchildren=kin.grandchildren,
         )  # fmt: skip
     return out
+
+
+#: Modal verbs: a verb phrase starting with one is questioned by inversion ("can A
+#: connect to"), never with "does" ("does A can connect to").
+MODALS = ("can", "could", "will", "would", "should", "may", "might", "must")
+
+
+def do_support(base: str) -> tuple[str, str]:
+    """The auxiliary and the bare verb that question ``base`` with a singular subject.
+
+    ``How many accounts {does} A {inf} directly?``: ``("does", base)`` for an ordinary
+    verb; for a phrase led by a modal, the modal itself and the rest, so that the
+    question inverts the modal instead of adding "does".
+
+    Example:
+        >>> do_support("pay"), do_support("can connect to")
+        (('does', 'pay'), ('can', 'connect to'))
+    """
+    head, _, rest = base.partition(" ")
+    if head in MODALS and rest:
+        return head, rest
+    return "does", base
 
 
 def k_nouns(frame: Frame, k: int) -> str:

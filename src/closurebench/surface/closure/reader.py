@@ -6,9 +6,9 @@ parses the text on its own:
 
 1. paragraphs: the first declares the nodes ("There are 5 accounts: A, B, C, D, E.");
    the plural noun identifies the frame; node ``i`` is the ``i``-th declared label;
-2. the last paragraph must match the category's question template followed by its answer
-   form in full, a label slot matching exactly one declared label; it yields the task's
-   anchors (``X``, ``Y``, ``k``);
+2. the last paragraph must match the category's question template in full, optionally
+   followed by its answer form (questions generated with answer hints), a label slot
+   matching exactly one declared label; it yields the task's anchors (``X``, ``Y``, ``k``);
 3. every paragraph in between holds a graph (headed "Last year's ...:" / "This year's
    ...:" for a two-graph task such as ``graph_comparison``): JSON lines, a ``|``-table, or sentences
    ``<labels> <verb> <labels>.`` where the verb is one of the frame's forward, reversed,
@@ -19,10 +19,13 @@ Anything unreadable, ambiguous or inconsistent raises :class:`ReadError`.
 Example:
     >>> text = ("There are 3 accounts: A, B, C.\\n\\nA pays B and C. C is paid by B.\\n\\n"
     ...         "How many accounts can A reach through a chain of payments, not counting "
-    ...         'A itself? Answer with a JSON object {"answer": <number>}.')
+    ...         "A itself?")
     >>> s = read_closure(text, "reach_then_count")
     >>> s.graph.edges, s.anchors
     (((0, 1), (0, 2), (1, 2)), (('X', 0),))
+    >>> hinted = text + ' Answer with a JSON object {"answer": <number>}.'
+    >>> read_closure(hinted, "reach_then_count") == s
+    True
 """
 
 from __future__ import annotations
@@ -269,8 +272,11 @@ def read_closure(question: str, category: str) -> ClosureStructure:
 
     vocab = vocabulary(frame, kinship)
     parts = _query_parts(task, vocab)
-    parts[-1] += " " + answer_form(task)
     q = _match_query(parts, paras[-1], labels, frame)
+    if q is None:  # the question may end with the category's answer form (a hint)
+        q = _match_query(
+            [*parts[:-1], f"{parts[-1]} {answer_form(task)}"], paras[-1], labels, frame
+        )
     if q is None:
         raise ReadError(f"query {paras[-1]!r} does not match the {category} template")
     if sorted(q) != sorted(task.anchor_names):

@@ -15,7 +15,10 @@ Layout (paragraphs separated by a blank line):
 2. the graph: sentences (``nl``), one JSON line ``{"nodes": [...], "edges": [...]}``
    (``json``) or a labelled 0/1 adjacency table (``matrix``); ``graph_comparison`` has
    two such paragraphs headed "Last year's ...:" and "This year's ...:" (two-graph tasks);
-3. the query sentence (identical across encodings and styles) and the answer form.
+3. the query sentence (identical across encodings and styles); with ``answer_hints``,
+   followed by the category's answer form (``Answer with a JSON object {"answer":
+   <number>}.``). Off by default: the paper gives no per-category type hint (§3, App. I),
+   its system prompt alone asks for ``{"answer": ...}``.
 
 Styles (``nl`` only): ``flat`` (one edge a sentence), ``by_source`` (grouped by source),
 ``by_target`` (grouped by target, reversed verb), ``mixed`` (each edge forward or
@@ -28,8 +31,12 @@ Example:
     >>> s = ClosureStructure("reach_then_count", Graph(4, ((0, 1), (1, 2))), (("X", 0),))
     >>> r = render_closure(s, g=rng(3, "doc"), encoding="nl", style="flat",
     ...                    domain="fraud_detection", label_pool="letters")
-    >>> print(r.question.replace(r.labels[0], "<X>").splitlines()[-1])  # doctest: +ELLIPSIS
-    How many accounts can <X> reach through a chain of payments, not counting <X> itself? ...
+    >>> print(r.question.replace(r.labels[0], "<X>").splitlines()[-1])
+    How many accounts can <X> reach through a chain of payments, not counting <X> itself?
+    >>> h = render_closure(s, g=rng(3, "doc"), encoding="nl", style="flat",
+    ...                    domain="fraud_detection", label_pool="letters", answer_hints=True)
+    >>> h.question.removeprefix(r.question)
+    ' Answer with a JSON object {"answer": <number>}.'
 """
 
 from __future__ import annotations
@@ -172,6 +179,7 @@ def render_closure(
     style: str | None = None,
     domain: str | None = None,
     label_pool: str | None = None,
+    answer_hints: bool = False,
 ) -> RenderedClosure:
     """Render ``structure`` as a question, every surface choice drawn from ``g``.
 
@@ -183,6 +191,8 @@ def render_closure(
         style: Force one of :data:`STYLES`.
         domain: Force a frame (must be allowed for the category).
         label_pool: Force a label pool.
+        answer_hints: End the question with the category's answer form (the paper's
+            questions do not; the surface draws are the same either way).
 
     Raises:
         ConfigError: on an unknown category, a structure whose anchors or graph count
@@ -250,7 +260,7 @@ def render_closure(
         if name == "k":
             fields["k_nouns"] = k_nouns(frame, value)
     query = task.template.format(**fields)
-    paragraphs.append(f"{query} {answer_form(task)}")
+    paragraphs.append(f"{query} {answer_form(task)}" if answer_hints else query)
     return RenderedClosure(
         question="\n\n".join(paragraphs),
         labels=labels,

@@ -279,7 +279,10 @@ class ClosureTask(ABC):
         two_graphs: True when the question gives last year's and this year's graph.
         anchor_names: The anchors the question names, e.g. ``("X", "Y")`` or ``("X", "k")``.
         template: The query sentence, filled with the frame's vocabulary (``{nouns}``,
-            ``{noun}``, ``{path}``, ``{base}``, ``{sg}``, ``{links}``, ``{self}``,
+            ``{noun}``, ``{path}``, ``{base}``, ``{sg}``, ``{links}``, ``{self}``, the
+            do-question pair ``{does}``/``{inf}`` ("how many {nouns} {does} {X} {inf}":
+            "does A pay", or "can A connect to" for a modal verb; never ``does {X}
+            {base}``),
             ``{und_base}``, ``{und_links}``, and for kinship frames ``{parent}``,
             ``{parents}``, ``{children}``, ``{grandparent}``, ``{ancestors}``,
             ``{siblings}``, ``{cousins}``, ``{grandchildren}``) and the anchors (``{X}``,

@@ -65,8 +65,10 @@ if TYPE_CHECKING:
     from closurebench.schema import GritInstance
 
 __all__ = [
+    "APP_H_DENSITY",
     "CROSS_CHECK_MAX_N",
     "DEFAULT_DENSITY",
+    "DEFAULT_DIRECTED_SHARE",
     "DEFAULT_TIME_LIMIT",
     "FEASIBILITY_ONLY",
     "AnswerForm",
@@ -88,8 +90,14 @@ __all__ = [
     "to_nx",
 ]
 
-#: Erdős–Rényi edge probability range (the paper's ``p in [0.1, 0.3]``).
+#: Erdős–Rényi edge probability range (the paper's App. A: ``p in [0.1, 0.3]``).
 DEFAULT_DENSITY: tuple[float, float] = (0.1, 0.3)
+#: The range whose graphs match the paper's App. H statistics of its test set (mean
+#: density ~0.46 over all tasks, complete TSP graphs included; mean edges per size
+#: bucket): see :mod:`closurebench.generate.grit`.
+APP_H_DENSITY: tuple[float, float] = (0.28, 0.44)
+#: Probability that a graph of a task whose direction varies (shortest path) is directed.
+DEFAULT_DIRECTED_SHARE = 0.5
 #: Seconds an exact solver (and its cross-check) may spend before the graph is resampled.
 DEFAULT_TIME_LIMIT = 60.0
 #: Largest ``n`` at which NP-hard answers are re-solved by the solver's alternative method.
@@ -363,8 +371,19 @@ class GritTask(ABC):
 
     # ------------------------------------------------------------------ protocol
     @abstractmethod
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
-        """Draw a structure with ``n`` nodes and edge probability ``p`` from ``g``."""
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
+        """Draw a structure with ``n`` nodes and edge probability ``p`` from ``g``.
+
+        ``directed_share`` is the probability that the graph is directed, for a task
+        whose direction varies (:attr:`directed` is ``EITHER``); others ignore it.
+        """
 
     @abstractmethod
     def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
@@ -499,7 +518,14 @@ class CertifiedTask(OptimumTask):
         """The exact solver's result by ``method``."""
         return self.route.solver(s.n, edge_list(s), time_limit=time_limit, method=method)
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
         """Connected undirected Erdős–Rényi graph."""
         return self.structure(n, False, False, list(connected_graph(g, n, p).edges))
 
@@ -525,6 +551,11 @@ class CertifiedTask(OptimumTask):
 
 
 def _draw_n_p(g: np.random.Generator, density: Sequence[float]) -> float:
+    """The Erdős–Rényi ``p`` of one draw, uniform in ``density``.
+
+    Raises:
+        ConfigError: for a range outside ``0 < lo <= hi <= 1``.
+    """
     lo, hi = float(density[0]), float(density[1])
     if not 0.0 < lo <= hi <= 1.0:
         raise ConfigError(f"density range {tuple(density)!r} is invalid; need 0 < lo <= hi <= 1")
@@ -538,6 +569,7 @@ def sample_solved(
     *,
     n: int,
     density: Sequence[float] = DEFAULT_DENSITY,
+    directed_share: float = DEFAULT_DIRECTED_SHARE,
     time_limit: float = DEFAULT_TIME_LIMIT,
     max_attempts: int = 50,
     where: str | None = None,
@@ -554,6 +586,8 @@ def sample_solved(
         parts: Seed path of this graph (e.g. ``("grit", "test", 17)``).
         n: Number of nodes.
         density: ``(lo, hi)`` range of the Erdős–Rényi ``p`` (ignored by TSP).
+        directed_share: Probability that a graph of a task whose direction varies is
+            directed (0: never; drawn either way, so the seeds' use does not change).
         time_limit: Seconds per exact solve before resampling.
         max_attempts: Draws before giving up.
         where: Name used in error messages (default: the seed path).
@@ -579,7 +613,7 @@ def sample_solved(
         t0 = time.perf_counter()
         say(attempt, "sampling")
         p = _draw_n_p(g, density)
-        s = task.sample(g, n, p)
+        s = task.sample(g, n, p, directed_share=directed_share)
         t1 = time.perf_counter()
         timings["sample"] += t1 - t0
         try:

@@ -59,7 +59,14 @@ class BfsTask(b.GritTask):
         """A random ``source``."""
         return {"source": int(g.integers(0, n))}
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = b.DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
         """Connected undirected graph and a random source."""
         graph = b.connected_graph(g, n, p)
         return self.structure(n, False, False, list(graph.edges), self.sample_params(g, n))

@@ -1,7 +1,8 @@
 """GRIT shortest path: minimum total weight from ``source`` to ``target``.
 
 Graphs are connected Erdős–Rényi graphs with integer weights 1-10; a share
-(:data:`DIRECTED_SHARE`) are directed and strongly connected, so every target is reachable.
+(``directed_share``, default :data:`DIRECTED_SHARE`) are directed and strongly connected,
+so every target is reachable.
 The answer is Dijkstra's integer cost (:func:`closurebench.graphs.exact.paths.shortest_path`);
 it is verified against ``networkx.dijkstra_path_length`` and the stored path is checked
 edge by edge. A model may answer with the cost or with any optimal path.
@@ -33,8 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DIRECTED_SHARE", "ShortestPathTask"]
 
-#: Probability that a shortest-path instance is directed (strongly connected).
-DIRECTED_SHARE = 0.5
+#: Default probability that a shortest-path instance is directed (strongly connected);
+#: the ``test`` and ``ood`` presets pass 0 (App. G: the test graphs are undirected).
+DIRECTED_SHARE = b.DEFAULT_DIRECTED_SHARE
 
 
 class ShortestPathTask(b.OptimumTask):
@@ -56,11 +58,18 @@ class ShortestPathTask(b.OptimumTask):
         s, t = (int(x) for x in g.choice(n, size=2, replace=False))
         return {"source": s, "target": t}
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = b.DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
         """Connected (or strongly connected) graph, weights 1-10, distinct source/target."""
         from closurebench.graphs import weighted  # loads scipy: only sampling needs it
 
-        directed = bool(g.random() < DIRECTED_SHARE)
+        directed = bool(g.random() < directed_share)
         graph = weighted(g, b.connected_graph(g, n, p, directed=directed), 1, 10)
         params = self.sample_params(g, n)
         edges = [(u, v, w) for (u, v), w in zip(graph.edges, graph.weights or (), strict=True)]

@@ -73,7 +73,14 @@ class TspTask(b.OptimumTask):
     weighted = b.GraphTrait.ALWAYS
     complete = True
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = b.DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
         """Complete graph on ``n`` distinct grid points (``p`` is ignored)."""
         from closurebench.graphs import metric_complete  # loads scipy: only sampling needs it
 

@@ -1,5 +1,9 @@
 """The GRIT scenario registry: 31 in-distribution scenarios (paper Table 8) and 24 OOD.
 
+The OOD scenarios' semantic names come from pools that share no name with the
+in-distribution pools (checked when the registry is built), so the OOD split's
+identifiers are unseen in train, test and large for any seed (paper §5).
+
 One module per task holds that task's scenarios as data; :data:`SCENARIOS` is the explicit
 table of all of them, keyed by id, in a fixed order (the task order of
 :data:`~closurebench.tasks.grit.GRIT_TASKS`, then module order).
@@ -15,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import MappingProxyType
 
 from closurebench.errors import ConfigError
@@ -27,6 +32,7 @@ from closurebench.surface.grit.scenarios import (
     vertex_cover,
 )
 from closurebench.surface.grit.scenarios.base import SPLITS, Scenario
+from closurebench.surface.grit.scenarios.names import POOLS
 from closurebench.tasks.grit import GRIT_TASKS
 
 __all__ = ["SCENARIOS", "Scenario", "for_task", "get", "in_distribution", "ood"]
@@ -50,7 +56,28 @@ def _build() -> MappingProxyType:
             if scenario.id in table:
                 raise ConfigError(f"scenario id {scenario.id!r} is registered twice")
             table[scenario.id] = scenario
+    _check_unseen(table.values())
     return MappingProxyType(table)
+
+
+def _check_unseen(scenarios: Iterable[Scenario]) -> None:
+    """OOD scenarios name their nodes from pools no in-distribution scenario uses.
+
+    Raises:
+        ConfigError: naming the shared names (a pool edit that breaks the OOD split's
+            unseen identifiers, paper §5).
+    """
+    pools: dict[str, set[str]] = {"in_distribution": set(), "ood": set()}
+    for scenario in scenarios:
+        pools[scenario.split].add(scenario.pool)
+    seen = {name.casefold() for pool in pools["in_distribution"] for name in POOLS[pool]}
+    shared = sorted({n for pool in pools["ood"] for n in POOLS[pool] if n.casefold() in seen})
+    if shared:
+        raise ConfigError(
+            f"OOD name pools {sorted(pools['ood'])} share {len(shared)} names with the "
+            f"in-distribution pools (e.g. {shared[:3]}); OOD identifiers must be unseen: give "
+            "the OOD scenarios pools of their own"
+        )
 
 
 SCENARIOS: MappingProxyType = _build()

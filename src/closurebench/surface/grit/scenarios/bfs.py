@@ -176,7 +176,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edges="close contacts",
         meaning="a close contact between two people",
         adjacent="who had close contact with that person",
-        pool="people",
+        pool="ood_people",
         links=(
             "{a} and {b} were in close contact.",
             "{a} spent the afternoon with {b}.",

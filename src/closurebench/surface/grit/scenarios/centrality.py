@@ -242,7 +242,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edge="trade agreement",
         edges="trade agreements",
         meaning="a trade agreement between two countries",
-        pool="regions",
+        pool="nations",
         links=(
             "{a} and {b} have a trade agreement.",
             "{a} trades freely with {b}.",

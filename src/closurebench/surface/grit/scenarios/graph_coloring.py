@@ -289,7 +289,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edge="feud",
         edges="feuds",
         meaning="a pair of guests who must not sit at the same table",
-        pool="people",
+        pool="ood_people",
         links=(
             "{a} and {b} cannot stand each other.",
             "{a} must not sit at the same table as {b}.",

@@ -217,6 +217,51 @@ _PAGE_TOPICS = (
     "Tutorials", "Community", "Events", "Sustainability", "Team", "History", "Contact",
 )  # fmt: skip
 
+# Word lists used only by the OOD pools (identifiers unseen in train/test/large).
+_OOD_FIRST = (
+    "Amara", "Bastien", "Calla", "Desmond", "Esme", "Florian", "Gwen", "Hamish", "Isla",
+    "Joaquin", "Kaia", "Lorcan", "Mirela", "Nils", "Odette", "Piers", "Rhea", "Soren",
+    "Thea", "Ulrich", "Vivian", "Wilder", "Xenia", "Yannick", "Zara",
+)  # fmt: skip
+_OOD_LAST = (
+    "Achterberg", "Balogun", "Corcoran", "Delacroix", "Eriksen", "Fontaine", "Gallagher",
+    "Holloway", "Iwasaki", "Jovanovic",
+)  # fmt: skip
+_TRAIL_A = (
+    "Fernwhistle", "Glimmerdale", "Hollowmere", "Bracken", "Thistle", "Starfall",
+    "Larkspur", "Mistvale", "Emberly", "Wrenfield", "Quillon", "Rookhaven", "Sablewood",
+    "Tarnwick", "Vesper", "Windholm",
+)  # fmt: skip
+_TRAIL_B = ("Overlook", "Falls", "Meadow", "Pass", "Spring", "Tarn", "Knoll", "Cairn")
+_METRO = (
+    "Harbourside", "Cathedral", "Riverside", "Parliament", "Mint Street", "Foundry",
+    "Tannery", "Brewery", "Arsenal", "Exchange", "Customs House", "Ropewalk",
+    "Gasworks", "Canal Basin", "Old Mill", "Glassworks", "Ironworks", "Silk Market",
+    "Fish Market", "Printworks", "Cattle Market", "Dockyard", "Signal Box", "Tram Depot",
+)  # fmt: skip
+_WILD = (
+    "Badger", "Otter", "Heron", "Lynx", "Bison", "Moose", "Elk", "Marten", "Puffin",
+    "Osprey", "Beaver", "Ibex", "Stoat", "Curlew", "Plover", "Wildcat",
+)  # fmt: skip
+_WILD_PLACES = ("Meadow", "Marsh", "Gorge", "Thicket", "Clearing", "Spring", "Knoll", "Grove")
+_DEPARTMENTS = (
+    "Payroll", "Legal", "Sales", "Billing", "Helpdesk", "Procurement", "Logistics",
+    "Compliance", "Engineering", "Design", "Warehouse", "Customer Care", "Treasury",
+    "Quality", "Operations", "Analytics",
+)  # fmt: skip
+_NET_PARTS = ("Subnet", "Gateway", "Segment", "VLAN", "Core Switch")
+_FESTIVAL_AREAS = (
+    "Acoustic", "Dance", "Folk", "Jazz", "Comedy", "Family", "Cinema", "Poetry Slam",
+    "Craft", "Street Food", "Silent Disco", "Circus",
+)  # fmt: skip
+_FESTIVAL_KIND = ("Tent", "Arena", "Camp", "Plaza", "Yard", "Dome")
+_NATIONS = (
+    "Valdoria", "Kestrany", "Morvania", "Istralis", "Qorvath", "Belmira", "Tarvonia",
+    "Ulvenia", "Sardovia", "Elyndor", "Norvast", "Cavarra", "Drovenia", "Lothmar",
+    "Pelagia", "Zentoria", "Arvenland", "Brisca", "Ostrava Minor", "Marrakand",
+)  # fmt: skip
+_NATION_KIND = ("Republic", "Federation", "Kingdom", "Union")
+
 POOLS: dict[str, tuple[str, ...]] = {
     "city": combine(_TREES, _STREETS),
     "people": combine(_FIRST, _LAST),
@@ -250,5 +295,16 @@ POOLS: dict[str, tuple[str, ...]] = {
     "pages": combine(_PAGE_TOPICS, ("Page", "Guide", "Overview", "FAQ")),
     "centres": combine(_TOWNS, ("Fire Station", "Ambulance Base", "Rescue Post")),
     "substations": combine(_TOWNS, ("Substation", "Grid Point", "Switching Station")),
+    # OOD-only pools (issue 11): the OOD scenarios that once shared an in-distribution
+    # pool draw from these, whose names no in-distribution pool holds.
+    "ood_people": combine(_OOD_FIRST, _OOD_LAST),
+    "trails": combine(_TRAIL_A, _TRAIL_B),
+    "metro": combine(_METRO, ("Metro", "Interchange", "Parkway")),
+    "wilderness": combine(_WILD, _WILD_PLACES),
+    "subnets": combine(_DEPARTMENTS, _NET_PARTS),
+    "festival": combine(_FESTIVAL_AREAS, _FESTIVAL_KIND),
+    "nations": combine(_NATIONS, _NATION_KIND),
 }
-"""Named pools; each scenario points at one of them (see ``Scenario.pool``)."""
+"""Named pools; each scenario points at one of them (see ``Scenario.pool``). The pools of
+the OOD scenarios share no name (ignoring case) with those of the in-distribution ones,
+checked when the scenario registry is built, so the OOD split uses unseen identifiers."""

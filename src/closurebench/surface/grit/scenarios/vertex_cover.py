@@ -284,7 +284,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edge="link",
         edges="links",
         meaning="a network link between two routers",
-        pool="offices",
+        pool="subnets",
         links=(
             "{a} and {b} share a direct link.",
             "There is a network link between {a} and {b}.",
@@ -318,7 +318,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edge="trail",
         edges="trails",
         meaning="a trail between two clearings",
-        pool="zones",
+        pool="wilderness",
         links=(
             "A trail runs between {a} and {b}.",
             "{a} and {b} are linked by a trail.",
@@ -352,7 +352,7 @@ SCENARIOS: tuple[Scenario, ...] = (
         edge="walkway",
         edges="walkways",
         meaning="a walkway between two spots on the site",
-        pool="venue",
+        pool="festival",
         links=(
             "A walkway runs between {a} and {b}.",
             "{a} and {b} are connected by a walkway.",

@@ -56,7 +56,7 @@ class Ancestor(AnchorExcludedSetTask):
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        return sample_kinship(g, n, self.name, ancestors)
+        return sample_kinship(g, n, self.name, ancestors, density)
 
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(ancestors(s.graph, s.anchor("X")))

@@ -69,7 +69,7 @@ class Cousin(AnchorExcludedSetTask):
                 f"{self.name}: n={n} cannot hold a cousin pair (grandparent, two parents, "
                 f"two grandchildren); pass n >= {self.min_n}"
             )
-        return sample_kinship(g, n, self.name, cousins)
+        return sample_kinship(g, n, self.name, cousins, density)
 
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(cousins(s.graph, s.anchor("X")))

@@ -37,7 +37,7 @@ class DegreeCount(ClosureTask):
     result_type: ClassVar[ResultType] = ResultType.INTEGER
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
-        "How many {nouns} does {X} {base} directly? Count only direct {links} from {X}, "
+        "How many {nouns} {does} {X} {inf} directly? Count only direct {links} from {X}, "
         "not longer chains."
     )
     conventions: ClassVar[tuple[str, ...]] = ("directly", "not longer chains")

@@ -55,7 +55,7 @@ class Sibling(AnchorExcludedSetTask):
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        return sample_kinship(g, n, self.name, siblings)
+        return sample_kinship(g, n, self.name, siblings, density)
 
     def solve(self, s: ClosureStructure) -> Answer:
         return sorted(siblings(s.graph, s.anchor("X")))

@@ -55,7 +55,7 @@ class DegreeThenReach(ClosureTask):
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
         "Consider the {noun} that {sg} the largest number of other {nouns} directly "
-        "(exactly one {noun} does, and it is not {X}). Can that {noun} reach {X} {path}?"
+        "(exactly one {noun} {does}, and it is not {X}). Can that {noun} reach {X} {path}?"
     )
     conventions: ClassVar[tuple[str, ...]] = ("exactly one",)
 

@@ -4,7 +4,8 @@ Reference: row X of ``A·A``, thresholded (children of X's children). Not in an
 ambiguity class (X cannot be its own grandchild in a DAG).
 
 Well-posedness: X is drawn uniformly among the people who have at least one
-grandchild; a family tree where nobody has one is resampled.
+grandchild; a family tree where nobody has one is resampled. The family spans 3–5
+generations (:func:`~closurebench.tasks.closure.kinship.family`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from closurebench.graphs import Graph, kinship_dag
+from closurebench.graphs import Graph
 from closurebench.tasks.closure.base import (
     Answer,
     ClosureStructure,
@@ -21,7 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.kinship import children
+from closurebench.tasks.closure.kinship import children, family
 from closurebench.tasks.closure.sampling import draw
 
 
@@ -50,7 +51,7 @@ class KinshipChain(SetTask):
     conventions: ClassVar[tuple[str, ...]] = ("of",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = kinship_dag(g, n).graph
+        graph = family(g, n, density).graph
         x = draw(g, [v for v in range(n) if _grandchildren(graph, v)], self.name, "grandparent")
         return ClosureStructure(self.name, graph, (("X", x),))
 

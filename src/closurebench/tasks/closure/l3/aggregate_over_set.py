@@ -44,7 +44,7 @@ class AggregateOverSet(ClosureTask):
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = (
         "Consider the {nouns} that {X} can reach {path}, not counting {X}{self}. "
-        "On average, how many {nouns} does each of them {base} directly? "
+        "On average, how many {nouns} {does} each of them {inf} directly? "
         "Round to 2 decimal places."
     )
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "2 decimal places")

@@ -3,9 +3,12 @@
 Reference: ``1 + |desc(root)|`` where ``root`` is X's oldest ancestor. Every non-root
 person has a parent, so X's oldest ancestors are exactly the founders (people with no
 parent, generation 0) among X's ancestors. Well-posedness: X must have ancestors and
-exactly one founding ancestor; a draw where X is itself a founder, or descends from two
-founders (e.g. two parents from different lines), is resampled. Ambiguity class
-``count``: the alternative leaves the root out (answer - 1).
+exactly one founding ancestor, so X is drawn uniformly among the people who do (not a
+founder, not descended from two founders, e.g. through two parents from different
+lines); a family where nobody does is resampled. The family spans 3–5 generations
+(:func:`~closurebench.tasks.closure.kinship.family`), so the lineage can run four or five
+generations deep (the paper's 4-level example). Ambiguity class ``count``: the
+alternative leaves the root out (answer - 1).
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from closurebench.errors import Resample
-from closurebench.graphs import Graph, desc, in_degrees, kinship_dag, reach_in
+from closurebench.graphs import Graph, desc, in_degrees, reach_in
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.tasks.closure.base import (
     Answer,
@@ -24,7 +27,20 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes
+from closurebench.tasks.closure.kinship import family
+from closurebench.tasks.closure.sampling import draw
+
+
+def founders(graph: Graph, x: int) -> list[int]:
+    """X's founding ancestors: ancestors of ``x`` without parents (``x`` excluded).
+
+    Example:
+        >>> founders(Graph(4, ((0, 2), (1, 2), (2, 3))), 3)
+        [0, 1]
+    """
+    anc = reach_in(graph, x)
+    anc[x] = False
+    return [int(v) for v in np.flatnonzero(anc & (in_degrees(graph) == 0))]
 
 
 def lineage_root(graph: Graph, x: int) -> int:
@@ -34,12 +50,10 @@ def lineage_root(graph: Graph, x: int) -> int:
         >>> lineage_root(Graph(3, ((0, 1), (1, 2))), 2)
         0
     """
-    anc = reach_in(graph, x)
-    anc[x] = False
-    roots = np.flatnonzero(anc & (in_degrees(graph) == 0))
-    if roots.size != 1:
-        raise Resample(f"X has {roots.size} founding ancestors, not exactly one")
-    return int(roots[0])
+    roots = founders(graph, x)
+    if len(roots) != 1:
+        raise Resample(f"X has {len(roots)} founding ancestors, not exactly one")
+    return roots[0]
 
 
 class KinshipComplex(ClosureTask):
@@ -67,9 +81,9 @@ class KinshipComplex(ClosureTask):
     conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = kinship_dag(g, n).graph
-        (x,) = distinct_nodes(g, n, 1)
-        lineage_root(graph, x)
+        graph = family(g, n, density).graph
+        ok = [v for v in range(n) if len(founders(graph, v)) == 1]
+        x = draw(g, ok, self.name, "person with exactly one founding ancestor")
         return ClosureStructure(self.name, graph, (("X", x),))
 
     def solve(self, s: ClosureStructure) -> Answer:

@@ -46,7 +46,7 @@ class MixedDomain(ClosureTask):
     template: ClassVar[str] = (
         "Consider {X}'s mutually reachable group: {X}{self} included, and every {noun} "
         "that {X} can reach {path} and that can also reach {X} back. On average, how many "
-        "{nouns} does a member of this group {base} directly? Round to 2 decimal places."
+        "{nouns} {does} a member of this group {inf} directly? Round to 2 decimal places."
     )
     conventions: ClassVar[tuple[str, ...]] = ("included", "2 decimal places")
 

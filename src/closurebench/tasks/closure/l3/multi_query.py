@@ -42,7 +42,7 @@ class MultiQuery(ClosureTask):
     anchor_names: ClassVar[tuple[str, ...]] = ("X", "Y")
     template: ClassVar[str] = (
         "Answer two questions. First, can {X} reach {Y} {path}? Second, how many {nouns} "
-        "does {X} {base} directly (direct {links} only)?"
+        "{does} {X} {inf} directly (direct {links} only)?"
     )
     conventions: ClassVar[tuple[str, ...]] = ("First", "Second", "directly")
     compound_keys: ClassVar[Mapping[str, ResultType] | None] = {

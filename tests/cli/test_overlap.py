@@ -1,0 +1,93 @@
+"""``closurebench check-overlap``: shared structures and question texts between dataset files."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from closurebench.cli import app
+from closurebench.generate.closure import ClosureConfig, write_split
+from closurebench.generate.grit import GritConfig
+from closurebench.generate.grit import write_split as write_grit
+from closurebench.generate.io import load_instances
+
+DATA = Path(__file__).parent.parent / "data"
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def closure_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = tmp_path_factory.mktemp("overlap")
+    files = {}
+    for split in ("heldout", "train"):
+        files[split] = write_split(ClosureConfig(split=split, seed=2, count=52), out)[0]
+    return files
+
+
+def test_disjoint_splits_pass(closure_files: dict[str, Path]) -> None:
+    res = runner.invoke(
+        app, ["check-overlap", str(closure_files["heldout"]), str(closure_files["train"])]
+    )
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip() == "no shared structures or questions among 2 files"
+
+
+def test_a_repeated_structure_is_one_line_per_finding(
+    closure_files: dict[str, Path], tmp_path: Path
+) -> None:
+    # A file against a copy of itself shares every structure and every question.
+    copy = tmp_path / "copy.jsonl"
+    shutil.copy(closure_files["train"], copy)
+    recs = load_instances(copy)
+    res = runner.invoke(app, ["check-overlap", str(closure_files["train"]), str(copy)])
+    assert res.exit_code == 1
+    lines = res.stdout.splitlines()
+    structures = [line for line in lines if line.startswith("structure")]
+    questions = [line for line in lines if line.startswith("question")]
+    assert len(structures) == len({r.structure_key for r in recs})
+    assert len(questions) == len(recs)
+    first = recs[0]
+    assert f"{closure_files['train']}:{first.id}  {copy}:{first.id}  {first.stratum}" in lines[0]
+    assert f"{len(structures)} shared structure(s), {len(questions)} shared question(s)" in (
+        res.stderr
+    )
+
+
+def test_old_files_and_grit_files_are_checked_by_task_graph_and_params(tmp_path: Path) -> None:
+    old = DATA / "grit-v0.1.0.jsonl"
+    copy = tmp_path / "grit-copy.jsonl"
+    shutil.copy(old, copy)
+    res = runner.invoke(app, ["check-overlap", str(old), str(copy)])
+    assert res.exit_code == 1
+    recs = load_instances(old)
+    structures = [line for line in res.stdout.splitlines() if line.startswith("structure")]
+    assert len(structures) == len({r.structure_key for r in recs})
+    # Two GRIT splits of one seed share nothing.
+    test_file = write_grit(GritConfig(split="test", seed=1, count=2, n_max=10), tmp_path / "t")[0]
+    train_file = write_grit(GritConfig(split="train", seed=1, count=2, n_max=8), tmp_path / "r")[0]
+    res = runner.invoke(app, ["check-overlap", str(test_file), str(train_file)])
+    assert res.exit_code == 0, res.output
+    # A graph's 8 views are one structure: one finding, not 8.
+    again = tmp_path / "again.jsonl"
+    shutil.copy(test_file, again)
+    res = runner.invoke(app, ["check-overlap", str(test_file), str(again)])
+    structures = [line for line in res.stdout.splitlines() if line.startswith("structure")]
+    assert res.exit_code == 1 and len(structures) == 2
+
+
+def test_old_closure_fixture_against_itself(tmp_path: Path) -> None:
+    old = DATA / "closure-v0.1.0.jsonl"
+    copy = tmp_path / "c.jsonl"
+    shutil.copy(old, copy)
+    res = runner.invoke(app, ["check-overlap", str(old), str(copy)])
+    assert res.exit_code == 1 and res.stdout.startswith("structure")
+
+
+def test_usage_and_file_errors(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["check-overlap", str(DATA / "closure-v0.1.0.jsonl")])
+    assert res.exit_code == 2 and "at least two" in res.output
+    res = runner.invoke(app, ["check-overlap", str(tmp_path / "a.jsonl"), str(tmp_path / "b")])
+    assert res.exit_code == 1 and "does not exist" in res.output
