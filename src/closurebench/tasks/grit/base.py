@@ -370,7 +370,6 @@ class GritTask(ABC):
         return tuple(notes)
 
     # ------------------------------------------------------------------ protocol
-    @abstractmethod
     def sample(
         self,
         g: np.random.Generator,
@@ -383,7 +382,10 @@ class GritTask(ABC):
 
         ``directed_share`` is the probability that the graph is directed, for a task
         whose direction varies (:attr:`directed` is ``EITHER``); others ignore it.
+        Default: a connected undirected Erdős–Rényi graph, then :meth:`sample_params`.
         """
+        graph = connected_graph(g, n, p)
+        return self.structure(n, False, False, list(graph.edges), self.sample_params(g, n))
 
     @abstractmethod
     def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
@@ -517,17 +519,6 @@ class CertifiedTask(OptimumTask):
     def exact(self, s: GritStructure, method: str, time_limit: float) -> Any:
         """The exact solver's result by ``method``."""
         return self.route.solver(s.n, edge_list(s), time_limit=time_limit, method=method)
-
-    def sample(
-        self,
-        g: np.random.Generator,
-        n: int,
-        p: float,
-        *,
-        directed_share: float = DEFAULT_DIRECTED_SHARE,
-    ) -> GritStructure:
-        """Connected undirected Erdős–Rényi graph."""
-        return self.structure(n, False, False, list(connected_graph(g, n, p).edges))
 
     def solve(self, s: GritStructure, *, time_limit: float = DEFAULT_TIME_LIMIT) -> Solved:
         """The primary method's value, witness and certificate."""

@@ -59,18 +59,6 @@ class BfsTask(b.GritTask):
         """A random ``source``."""
         return {"source": int(g.integers(0, n))}
 
-    def sample(
-        self,
-        g: np.random.Generator,
-        n: int,
-        p: float,
-        *,
-        directed_share: float = b.DEFAULT_DIRECTED_SHARE,
-    ) -> GritStructure:
-        """Connected undirected graph and a random source."""
-        graph = b.connected_graph(g, n, p)
-        return self.structure(n, False, False, list(graph.edges), self.sample_params(g, n))
-
     def solve(self, s: GritStructure, *, time_limit: float = b.DEFAULT_TIME_LIMIT) -> b.Solved:
         """The order under numeric id order (views recompute it under their own rule)."""
         order = list(bfs_order(s.n, b.edge_list(s), s.param("source")).order)

@@ -68,18 +68,6 @@ class CentralityTask(b.GritTask):
         """A uniformly chosen centrality kind."""
         return {"centrality": CENTRALITIES[int(g.integers(0, len(CENTRALITIES)))]}
 
-    def sample(
-        self,
-        g: np.random.Generator,
-        n: int,
-        p: float,
-        *,
-        directed_share: float = b.DEFAULT_DIRECTED_SHARE,
-    ) -> GritStructure:
-        """Connected undirected graph and a uniformly chosen centrality kind."""
-        graph = b.connected_graph(g, n, p)
-        return self.structure(n, False, False, list(graph.edges), self.sample_params(g, n))
-
     def solve(self, s: GritStructure, *, time_limit: float = b.DEFAULT_TIME_LIMIT) -> b.Solved:
         """Exact scores and argmax.
 
