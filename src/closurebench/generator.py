@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="heldout", choices=sorted(SPLITS))
     parser.add_argument("--count", type=int, default=None, help="instances (default: split size)")
     parser.add_argument("--n-min", type=int, default=4)
-    parser.add_argument("--n-max", type=int, default=10)
+    parser.add_argument("--n-max", type=int, default=None, help="default: 10 (sweep: 20)")
     parser.add_argument("--out", default=None, help="directory (default: JSONL to stdout)")
     parser.add_argument("--workers", type=int, default=1, help="processes (output unchanged)")
     args = parser.parse_args(argv)

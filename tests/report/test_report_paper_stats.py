@@ -27,11 +27,13 @@ from closurebench.report.aggregate import (
 )
 from closurebench.report.tables import (
     all_tables,
+    encoding_table,
     grit_size_table,
     grit_split_table,
     grit_task_table,
     self_correction_table,
     strict_lenient_table,
+    token_table,
 )
 
 
@@ -178,3 +180,93 @@ def test_density_and_directional_joined_from_a_real_split(tmp_path: Path) -> Non
     text = md.read_text()
     assert "ClosureBench: accuracy by density" in text
     assert "| ρ " in text
+
+
+def _encoding_records() -> list[dict]:
+    """Table 7 shaped: per encoding and level, k of 10 correct."""
+    table = {"nl": (9, 6, 3), "json": (10, 7, 5), "matrix": (8, 4, 2)}
+    out = []
+    for enc, per_level in table.items():
+        for level, k in zip((1, 2, 3), per_level, strict=True):
+            for i in range(10):
+                outcome = "strict_correct" if i < k else "wrong"
+                out.append(record(outcome, suite="closure", level=level, encoding=enc, n=5))
+    return out
+
+
+def test_encoding_table_like_paper_table_7(tmp_path: Path) -> None:
+    run = load_run(write_run(tmp_path, "enc", _encoding_records()))
+    t = encoding_table([run])
+    assert t.header == [
+        "Run",
+        "NL",
+        "JSON",
+        "Matrix",
+        "JSON−NL (pp)",
+        "Matrix−NL (pp)",
+        "L1−L3 NL (pp)",
+        "L1−L3 JSON (pp)",
+        "L1−L3 Matrix (pp)",
+        "N",
+    ]
+    # NL 18/30 = 60.0, JSON 22/30 = 73.3, Matrix 14/30 = 46.7; slopes 60, 50, 60 pp
+    assert [c.split(" ")[0] for c in t.rows[0][1:4]] == ["60.0", "73.3", "46.7"]
+    assert t.rows[0][4:] == ["+13.3", "-13.3", "+60.0", "+50.0", "+60.0", "90"]
+    keys = [t.key for tables in all_tables([run]).values() for t in tables]
+    assert "closure_encoding" in keys
+
+
+def test_encoding_table_only_when_several_encodings(tmp_path: Path) -> None:
+    recs = [r for r in _encoding_records() if r["encoding"] == "nl"]
+    keys = [
+        t.key for ts in all_tables([load_run(write_run(tmp_path, "nl", recs))]).values() for t in ts
+    ]
+    assert "closure_encoding" not in keys
+
+
+def test_token_table_reports_reasoning_tokens_when_the_server_did(tmp_path: Path) -> None:
+    plain = [record("strict_correct", suite="closure", level=1, n=4) for _ in range(2)]
+    t = token_table([load_run(write_run(tmp_path, "plain", plain))])
+    assert "Reasoning tok/ans" not in t.header
+    reasoning = [
+        record("strict_correct", suite="closure", level=1, n=4, completion_tokens=300)
+        for _ in range(3)
+    ]
+    for r, k in zip(reasoning, (100, 200), strict=False):
+        r["usage"]["reasoning_tokens"] = k  # the third response reported none
+    t = token_table([load_run(write_run(tmp_path, "o3", reasoning))])
+    assert t.header[-1] == "Reasoning tok/ans"
+    assert t.rows[0][-1] == "150"
+
+
+def test_encoding_study_end_to_end(tmp_path: Path) -> None:
+    """A generated encoding-study subset, evaluated through the runner, gives Table 7."""
+    import asyncio
+
+    from closurebench.evaluate.providers import GenerationSettings
+    from closurebench.evaluate.providers.scripted import ScriptedProvider
+    from closurebench.evaluate.runner import RunOptions, run_eval
+    from closurebench.generate.closure import ClosureConfig, generate_records
+
+    records = generate_records(ClosureConfig(subset="encoding-study", count=9))
+    # right on NL and JSON, a wrong type on the matrix
+    script = {
+        r.question: json.dumps({"answer": r.answer if r.encoding != "matrix" else "?"})
+        for r in records
+    }
+    asyncio.run(
+        run_eval(
+            records,
+            ScriptedProvider(script, name="s"),
+            "direct",
+            GenerationSettings(model="s"),
+            tmp_path / "run",
+            RunOptions(progress=False),
+        )
+    )
+    run = load_run(tmp_path / "run")
+    assert {r["encoding"] for r in run.records} == {"nl", "json", "matrix"}
+    t = encoding_table([run])
+    assert [c.split(" ")[0] for c in t.rows[0][1:4]] == ["100.0", "100.0", "0.0"]
+    md, _ = build_report([tmp_path / "run"], tmp_path / "report")
+    assert "accuracy by graph encoding (Table 7)" in md.read_text()

@@ -70,6 +70,7 @@ COMMANDS: dict[str, str] = {
     "schema": "closurebench.cli.schema:schema_cmd",
     "categories": "closurebench.cli.categories:categories_cmd",
     "check-overlap": "closurebench.cli.overlap:check_overlap",
+    "reword": "closurebench.cli.reword:reword_cmd",
 }
 
 #: A closurebench error: bad input, configuration, dataset or generation failure.

@@ -191,7 +191,9 @@ def closure_cmd(
     ] = None,
     levels: Annotated[str | None, typer.Option(help="Comma-separated levels, e.g. 1,3.")] = None,
     n_min: Annotated[int, typer.Option("--n-min", help="Smallest n (>= 4).")] = 4,
-    n_max: Annotated[int, typer.Option("--n-max", help="Largest n.")] = 10,
+    n_max: Annotated[
+        int | None, typer.Option("--n-max", help="Largest n (default 10; sweep: 20).")
+    ] = None,
     density_min: Annotated[float, typer.Option("--density-min", help="Smallest ρ.")] = 0.1,
     density_max: Annotated[float, typer.Option("--density-max", help="Largest ρ.")] = 0.5,
     encodings: Annotated[
@@ -206,8 +208,19 @@ def closure_cmd(
         ),
     ] = False,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
+    subset: Annotated[
+        str | None,
+        typer.Option(
+            help="A named subset of the split: encoding-study (200 structures, level-uniform, "
+            "each in nl, json and matrix; --count sets the structures)."
+        ),
+    ] = None,
 ) -> None:
-    """Generate a ClosureBench split: triple-verified answers, certified questions, manifest."""
+    """Generate a ClosureBench split: triple-verified answers, certified questions, manifest.
+
+    ``--split sweep`` is the paper's size sweep (n 4-20); ``--subset encoding-study``
+    the encoding study's subset (Table 7).
+    """
     try:
         level_list = tuple(int(v) for v in _split_list(levels) or ()) or None
     except ValueError:
@@ -227,6 +240,7 @@ def closure_cmd(
             encodings=_split_list(encodings) or (),
             answer_hints=answer_hints,
             workers=workers,
+            subset=subset,
         )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -3,6 +3,11 @@
 Splits (``spec/closurebench.md``): ``train`` and ``heldout`` hold 1,300 instances
 each (50 per category), ``finetune`` 2,500; a custom ``count`` spreads instances
 evenly over the chosen categories (the first ``count mod C`` categories get one more).
+``sweep`` is the paper's size sweep (n 4–20 by default, 1,300 instances; it avoids no
+other split's structures, so ``check-overlap`` may find a chance repeat of a small one).
+A named subset (:data:`SUBSETS`) draws a split's own instances in another plan:
+``encoding-study`` takes 200 structures evenly over the levels and renders each in all
+three encodings with the same surface draws (§4.6, Table 7).
 
 Instance ``i`` of category ``c`` in split ``s`` is built in two stages.
 
@@ -85,10 +90,12 @@ from closurebench.tasks.closure.base import TIMINGS, Answer, ClosureTask, Verifi
 
 __all__ = [
     "MODAL_CAP",
+    "N_MAX",
     "PRIORITY",
     "SPLITS",
     "STAGES",
     "STRATUM_DRAWS",
+    "SUBSETS",
     "ClosureConfig",
     "Draw",
     "StructurePlan",
@@ -123,8 +130,19 @@ PRIORITY: tuple[str, ...] = ("heldout", "train", "finetune")
 #: route, the Python route, rendering, and reading back (certify).
 STAGES = ("sample", "solve", "ein", "python", "render", "certify")
 
-#: Default number of instances per split.
-SPLITS: Mapping[str, int] = {"train": 1300, "heldout": 1300, "finetune": 2500}
+#: Default number of instances per split. ``sweep`` is the paper's size sweep (§4.2,
+#: Figure 4): n up to 20 by default (:data:`N_MAX`), 50 per category.
+SPLITS: Mapping[str, int] = {"train": 1300, "heldout": 1300, "finetune": 2500, "sweep": 1300}
+
+#: Default largest n per split (10 where not listed).
+N_MAX: Mapping[str, int] = {"sweep": 20}
+
+#: Named subsets: name -> default number of structures. ``encoding-study`` is the
+#: paper's §4.6 subset: structures spread evenly over the levels (round-robin over each
+#: level's categories, the split's own instances), each rendered once per encoding
+#: (natural language, JSON, adjacency matrix) with the same labels, frame, style and
+#: query sentence; record ids end in ``-nl``, ``-json`` and ``-matrix``.
+SUBSETS: Mapping[str, int] = {"encoding-study": 200}
 
 
 class _HasQuestion(Protocol):
@@ -146,13 +164,15 @@ class ClosureConfig:
         categories: Categories to include (default: all 26, or those of ``levels``).
         levels: Restrict to these levels (1, 2, 3).
         n_min: Smallest graph (>= 4).
-        n_max: Largest graph (>= n_min).
+        n_max: Largest graph (>= n_min; default 10, or the split's :data:`N_MAX`).
         density_min: Smallest edge probability ρ (> 0).
         density_max: Largest ρ (<= 1).
         encodings: Encodings to draw from (``nl``, ``json``, ``matrix``).
         answer_hints: End each question with its category's answer form (off by
             default, as in the paper; recorded in every record and the manifest).
         workers: Processes (1 = in-process); does not change the output.
+        subset: A named subset (:data:`SUBSETS`) instead of the whole split; ``count``
+            then counts its structures.
     """
 
     split: str = "heldout"
@@ -161,21 +181,28 @@ class ClosureConfig:
     categories: tuple[str, ...] | None = None
     levels: tuple[int, ...] | None = None
     n_min: int = 4
-    n_max: int = 10
+    n_max: int | None = None
     density_min: float = 0.1
     density_max: float = 0.5
     encodings: tuple[str, ...] = ("nl",)
     answer_hints: bool = False
     workers: int = 1
+    subset: str | None = None
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise ConfigError(f"split {self.split!r} is unknown; choose one of {', '.join(SPLITS)}")
+        if self.n_max is None:
+            object.__setattr__(self, "n_max", N_MAX.get(self.split, 10))
+        if self.subset is not None and self.subset not in SUBSETS:
+            raise ConfigError(
+                f"subset {self.subset!r} is unknown; choose one of {', '.join(SUBSETS)}"
+            )
         if self.workers < 1:
             raise ConfigError(f"workers={self.workers!r} must be >= 1")
         if self.count is not None and self.count < 1:
             raise ConfigError(f"count {self.count} must be at least 1")
-        if self.n_min < 4 or self.n_max < self.n_min:
+        if self.n_min < 4 or self.n_max_ < self.n_min:
             raise ConfigError(
                 f"node range {self.n_min}..{self.n_max} is invalid; need 4 <= n_min <= n_max"
             )
@@ -207,18 +234,56 @@ class ClosureConfig:
         ]
         return names
 
+    @property
+    def n_max_(self) -> int:
+        """The resolved largest n (``n_max`` is set from the split when not given)."""
+        return self.n_max if self.n_max is not None else N_MAX.get(self.split, 10)
+
+    def structures(self) -> int:
+        """Number of structures to draw (instances, or the subset's structures)."""
+        if self.count is not None:
+            return self.count
+        return SUBSETS[self.subset] if self.subset is not None else SPLITS[self.split]
+
+    def encodings_per_structure(self) -> tuple[str | None, ...]:
+        """The forced encoding of each rendering of a structure (``None``: drawn)."""
+        return tuple(ENCODINGS) if self.subset == "encoding-study" else (None,)
+
     def total(self) -> int:
-        """Number of instances to generate."""
-        return self.count if self.count is not None else SPLITS[self.split]
+        """Number of records to generate."""
+        return self.structures() * len(self.encodings_per_structure())
 
     def plan(self) -> list[tuple[str, int]]:
-        """``(category, index within category)`` for each instance, interleaved."""
+        """``(category, index within category)`` for each structure.
+
+        Interleaved over the categories; for ``encoding-study``, level by level, each
+        level's share (equal, the first levels one more) interleaved over its categories.
+
+        Example:
+            >>> plan = ClosureConfig(subset="encoding-study", count=7).plan()
+            >>> [CLOSURE_TASKS[c].level for c, _ in plan]
+            [1, 1, 1, 2, 2, 3, 3]
+        """
         cats = self.selected()
-        per = [self.total() // len(cats) + (k < self.total() % len(cats)) for k in range(len(cats))]
+        if self.subset != "encoding-study":
+            return _interleave(cats, self.structures())
+        levels = sorted({CLOSURE_TASKS[c].level for c in cats})
+        size = self.structures()
         out: list[tuple[str, int]] = []
-        for i in range(max(per)):
-            out.extend((cat, i) for cat, m in zip(cats, per, strict=True) if i < m)
+        for k, level in enumerate(levels):
+            share = size // len(levels) + (k < size % len(levels))
+            if share:
+                out += _interleave([c for c in cats if CLOSURE_TASKS[c].level == level], share)
         return out
+
+
+def _interleave(cats: Sequence[str], total: int) -> list[tuple[str, int]]:
+    """``total`` ``(category, index)`` pairs spread evenly over ``cats``, index-major."""
+    per = [total // len(cats) + (k < total % len(cats)) for k in range(len(cats))]
+    out: list[tuple[str, int]] = []
+    for i in range(max(per)):
+        out.extend((cat, i) for cat, m in zip(cats, per, strict=True) if i < m)
+    return out
 
 
 def label_answer(task: ClosureTask, answer: Any, labels: Sequence[str]) -> Any:
@@ -301,6 +366,16 @@ class Draw:
     stratum: str
 
 
+def _higher(split: str) -> tuple[str, ...]:
+    """The splits whose structures ``split`` avoids (none for ``sweep``, outside :data:`PRIORITY`).
+
+    Example:
+        >>> _higher("finetune"), _higher("sweep")
+        (('heldout', 'train'), ())
+    """
+    return PRIORITY[: PRIORITY.index(split)] if split in PRIORITY else ()
+
+
 def _timed(timings: dict[str, float] | None, stage: str, t0: float) -> float:
     t1 = time.perf_counter()
     if timings is not None:
@@ -321,7 +396,7 @@ def _draw(
     Raises:
         SamplingError: when no (n, ρ) of :data:`_KNOB_DRAWS` draws hosts one.
     """
-    lo, hi = max(config.n_min, task.min_n), max(config.n_max, task.min_n)
+    lo, hi = max(config.n_min, task.min_n), max(config.n_max_, task.min_n)
     for knobs in range(_KNOB_DRAWS):
         # Some (n, ρ) cannot host a well-posed instance of a category (a dense graph is
         # strongly connected, so nothing is unreachable); redraw the knobs, seeded.
@@ -382,7 +457,7 @@ class StructurePlan:
         """Structure keys of ``category`` that ``split`` must not repeat."""
         got = self._taken.get((split, category))
         if got is None:
-            higher = PRIORITY[: PRIORITY.index(split)]
+            higher = _higher(split)
             got = frozenset(
                 self.draw(h, category, i).key for h in higher for i in range(reference_count(h))
             )
@@ -426,7 +501,7 @@ class StructurePlan:
         if best is None:
             raise SamplingError(
                 f"{category} #{index} of {split}: all {STRATUM_DRAWS} draws repeat a structure "
-                f"of {', '.join(PRIORITY[: PRIORITY.index(split)])}; widen the n or density range"
+                f"of {', '.join(_higher(split))}; widen the n or density range"
             )
         return best
 
@@ -471,7 +546,13 @@ def _render_instance(
     draw: Draw,
     seen: set[str] | None,
     timings: dict[str, float] | None,
+    encoding: str | None = None,
 ) -> ClosureInstance:
+    """Verify, render, certify and assemble one record.
+
+    ``encoding`` forces the encoding (the surface draws are the same as without it);
+    the record id then ends in ``-<encoding>``.
+    """
     task = CLOSURE_TASKS[category]
     s = draw.structure
     verified: Verified = verify(task, s)
@@ -481,8 +562,10 @@ def _render_instance(
             config.seed, "closure", config.split, "surface", category, index, redraw
         )
         sg = rng(surface)
-        encoding = config.encodings[int(sg.integers(len(config.encodings)))]
-        rendered = render_closure(s, g=sg, encoding=encoding, answer_hints=config.answer_hints)
+        drawn = config.encodings[int(sg.integers(len(config.encodings)))]
+        rendered = render_closure(
+            s, g=sg, encoding=encoding or drawn, answer_hints=config.answer_hints
+        )
         if seen is None or rendered.question not in seen:
             break
     else:  # pragma: no cover - 100 colliding surfaces would need a degenerate config
@@ -494,7 +577,8 @@ def _render_instance(
         seen.add(rendered.question)
     labels = list(rendered.labels)
     record = {
-        "id": f"closure-{config.split}-{category}-{index:04d}",
+        "id": f"closure-{config.split}-{category}-{index:04d}"
+        + (f"-{encoding}" if encoding else ""),
         "suite": Suite.CLOSURE,
         "split": config.split,
         "category": category,
@@ -580,6 +664,19 @@ def generate_records(
     """
     plan = config.plan()
     records: list[ClosureInstance] = []
+    forced = config.encodings_per_structure()
+    if forced != (None,):
+        # A subset renders each structure several times; in this process (it is small).
+        seen_by: dict[str | None, set[str]] = {e: set() for e in forced}
+        structures = StructurePlan(config, timings)
+        for category, index in plan:
+            draw = structures.draw(config.split, category, index)
+            for enc in forced:
+                record = _render_instance(config, category, index, draw, seen_by[enc], timings, enc)
+                records.append(record)
+                if progress is not None:
+                    progress(record)
+        return records
     if config.workers <= 1 or len(plan) <= 1 or timings is not None:
         seen: set[str] = set()
         structures = StructurePlan(config, timings)
@@ -654,7 +751,8 @@ def manifest(
         "arguments": {
             k: list(v) if isinstance(v, tuple) else v
             for k, v in asdict(config).items()
-            if k != "workers"  # does not change the output
+            # workers does not change the output; subset only when set (older manifests)
+            if k != "workers" and not (k == "subset" and v is None)
         },
         "files": {file: {"sha256": sha256, "records": len(records)}},
         "records": len(records),
@@ -666,9 +764,7 @@ def manifest(
             round(sum(bool(a) for a in booleans) / len(booleans), 4) if booleans else None
         ),
         "modal_share": modal_shares(records),
-        "avoids_structures_of": {
-            h: reference_count(h) for h in PRIORITY[: PRIORITY.index(config.split)]
-        },
+        "avoids_structures_of": {h: reference_count(h) for h in _higher(config.split)},
         "mean_density": round(math.fsum(r.density for r in records) / len(records), 4),
     }
 
@@ -678,11 +774,11 @@ def write_split(
     out: str | Path,
     progress: Callable[[ClosureInstance], None] | None = None,
 ) -> tuple[Path, Path, list[ClosureInstance]]:
-    """Generate ``config`` and write ``out/closure-<split>.jsonl`` and ``out/manifest.json``."""
+    """Generate ``config``; write ``out/closure-<split>[-<subset>].jsonl`` and its manifest."""
     records = generate_records(config, progress)
     path, man = write_jsonl(
         out,
-        f"closure-{config.split}.jsonl",
+        f"closure-{config.split}" + (f"-{config.subset}" if config.subset else "") + ".jsonl",
         records,
         lambda sha, name: manifest(config, records, sha, name),
     )

@@ -545,6 +545,9 @@ class TokenStats:
         completion_mean: Mean completion (output) tokens per answer — "tokens per answer".
         prompt_mean: Mean prompt tokens per answer.
         per_correct: Total completion tokens / correct answers (inf when none correct).
+        reasoning_mean: Mean reasoning tokens (part of the completion tokens) over the
+            responses whose server reported them; nan when none did.
+        reasoning_reported: Responses whose server reported reasoning tokens.
     """
 
     answers: int
@@ -552,6 +555,8 @@ class TokenStats:
     completion_mean: float
     prompt_mean: float
     per_correct: float
+    reasoning_mean: float = math.nan
+    reasoning_reported: int = 0
 
 
 def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
@@ -561,12 +566,21 @@ def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
         >>> recs = [{"outcome": "strict_correct", "usage": {"prompt_tokens": 10,
         ...          "completion_tokens": 30}},
         ...         {"outcome": "wrong", "usage": {"prompt_tokens": 20, "completion_tokens": 10}}]
-        >>> token_stats(recs)
-        TokenStats(answers=2, correct=1, completion_mean=20.0, prompt_mean=15.0, per_correct=40.0)
+        >>> st = token_stats(recs)
+        >>> st.completion_mean, st.prompt_mean, st.per_correct, st.reasoning_reported
+        (20.0, 15.0, 40.0, 0)
+        >>> recs[0]["usage"]["reasoning_tokens"] = 24
+        >>> token_stats(recs).reasoning_mean
+        24.0
     """
     n = len(records)
     comp = sum(float((r.get("usage") or {}).get("completion_tokens") or 0) for r in records)
     prompt = sum(float((r.get("usage") or {}).get("prompt_tokens") or 0) for r in records)
+    reasoning = [
+        float(u["reasoning_tokens"])
+        for r in records
+        if (u := r.get("usage") or {}).get("reasoning_tokens") is not None
+    ]
     correct = sum(1 for r in records if is_lenient(r))
     return TokenStats(
         answers=n,
@@ -574,6 +588,8 @@ def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
         completion_mean=comp / n if n else math.nan,
         prompt_mean=prompt / n if n else math.nan,
         per_correct=(comp / correct if correct else math.inf) if n else math.nan,
+        reasoning_mean=math.fsum(reasoning) / len(reasoning) if reasoning else math.nan,
+        reasoning_reported=len(reasoning),
     )
 
 

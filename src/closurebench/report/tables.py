@@ -6,8 +6,9 @@ so several runs are compared side by side. Accuracies are lenient unless stated;
 computed from fewer than :data:`~closurebench.report.aggregate.SMALL_N` samples carry
 their Wilson 95% interval in brackets.
 
-ClosureBench (paper Tables 3, 4, 5, 10, 11, the per-category breakdown, accuracy by
-density bin and the chain-of-thought self-correction markers) and GRIT (GRAIN §5.1: per
+ClosureBench (paper Tables 3, 4, 5 with reasoning tokens when reported, 7 when runs
+hold several encodings, 10, 11, the per-category breakdown, accuracy by density bin and
+the chain-of-thought self-correction markers) and GRIT (GRAIN §5.1: per
 task with the macro "Overall" and the micro average, per naming scheme with the sample
 variance, per form with the standard-vs-realistic gap, test-vs-OOD gap, by |V| bin,
 efficiency) tables are produced for the runs that contain records of that suite; a
@@ -70,6 +71,7 @@ __all__ = [
     "accuracy_by_n_table",
     "all_tables",
     "efficiency_table",
+    "encoding_table",
     "grit_form_table",
     "grit_naming_table",
     "grit_size_table",
@@ -269,26 +271,88 @@ def token_table(runs: Sequence[Run]) -> Table:
         "Accuracy",
         "Tok/correct",
     ]
+    reasoning = any(token_stats(recs).reasoning_reported for _, recs in pairs)
+    if reasoning:
+        header.append("Reasoning tok/ans")
     rows = []
     for run, recs in pairs:
         by = group_by(recs, "level")
         ts = token_stats(recs)
-        rows.append(
-            [
-                run.label,
-                *(_num(token_stats(by.get(lv, [])).completion_mean, 0) for lv in levels),
-                _num(ts.completion_mean, 0),
-                _num(ts.prompt_mean, 0),
-                accuracy(recs).fmt(ci=False),
-                _num(ts.per_correct, 0),
-            ]
-        )
+        row = [
+            run.label,
+            *(_num(token_stats(by.get(lv, [])).completion_mean, 0) for lv in levels),
+            _num(ts.completion_mean, 0),
+            _num(ts.prompt_mean, 0),
+            accuracy(recs).fmt(ci=False),
+            _num(ts.per_correct, 0),
+        ]
+        if reasoning:
+            row.append(_num(ts.reasoning_mean, 0))
+        rows.append(row)
     return Table(
         "closure_tokens",
         "ClosureBench: token cost (Table 5)",
         "Mean completion tokens per answer (overall and by level), mean prompt tokens, "
         "overall lenient accuracy (%), and completion tokens per correct answer "
-        "(total completion tokens / lenient-correct answers).",
+        "(total completion tokens / lenient-correct answers)."
+        + (
+            " Reasoning tok/ans: mean reasoning tokens (counted within the completion "
+            "tokens) over the responses whose server reported them "
+            "(completion_tokens_details.reasoning_tokens)."
+            if reasoning
+            else ""
+        ),
+        header,
+        rows,
+    )
+
+
+def _encoding_order(value: Any) -> tuple[int, str]:
+    return (0 if value == "nl" else 1, str(value))
+
+
+_ENCODING_NAMES = {"nl": "NL", "json": "JSON", "matrix": "Matrix"}
+
+
+def encoding_table(runs: Sequence[Run]) -> Table:
+    """ClosureBench Table 7: lenient accuracy (%) by encoding, the gap to NL, L1−L3 per encoding."""
+    pairs = _runs_with(runs, "closure")
+    encodings: list[str] = sorted(
+        {str(r["encoding"]) for _, recs in pairs for r in recs if r.get("encoding")},
+        key=_encoding_order,
+    )
+    base = encodings[0]
+    name = [_ENCODING_NAMES.get(e, e) for e in encodings]
+    header = [
+        "Run",
+        *name,
+        *(f"{n}−{name[0]} (pp)" for n in name[1:]),
+        *(f"L1−L3 {n} (pp)" for n in name),
+        "N",
+    ]
+    rows = []
+    for run, recs in pairs:
+        by = group_by(recs, "encoding")
+        rates = [accuracy(by.get(e, [])) for e in encodings]
+        rows.append(
+            [
+                run.label,
+                *(rate.fmt() if rate.n else "–" for rate in rates),
+                *(
+                    _signed(rate.pct - rates[0].pct) if rate.n and rates[0].n else "–"
+                    for rate in rates[1:]
+                ),
+                *(_slope(by.get(e, [])) for e in encodings),
+                str(len(recs)),
+            ]
+        )
+    return Table(
+        "closure_encoding",
+        "ClosureBench: accuracy by graph encoding (Table 7)",
+        f"Lenient accuracy (%) per encoding of the graph (same structures and query "
+        f"sentence on `generate closure --subset encoding-study`), the difference to "
+        f"{_ENCODING_NAMES.get(base, base)} in percentage points, and the compositional "
+        "slope L1−L3 within each encoding. Brackets: Wilson 95% interval (cells with n < 100).",
         header,
         rows,
     )
@@ -572,6 +636,9 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         ]
         if _has(runs, "closure", "density"):
             closure.append(accuracy_by_density_table(runs))
+        pairs = _runs_with(runs, "closure")
+        if len({r.get("encoding") for _, recs in pairs for r in recs} - {None}) > 1:
+            closure.append(encoding_table(runs))
         closure += [
             token_table(runs),
             strict_lenient_table(runs),

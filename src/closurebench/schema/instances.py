@@ -262,7 +262,7 @@ class ClosureInstance(Envelope):
 
     suite: Literal[Suite.CLOSURE]
     """Always ``closure``."""
-    split: Literal["train", "heldout", "finetune"]
+    split: Literal["train", "heldout", "finetune", "sweep"]
     """The split the instance belongs to."""
     category: str
     """One of the 26 categories (``docs/categories.md``)."""

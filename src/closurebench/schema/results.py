@@ -48,6 +48,7 @@ META_FIELDS = (
     "form",
     "naming",
     "scenario",
+    "encoding",
 )
 
 
@@ -133,8 +134,9 @@ class ResultRecord(BaseModel):
         mode: The evaluation mode.
         error: The error message when the instance failed (outcome ``error``).
         extra: Mode-specific details (program output, rounds, ...).
-        suite, split, category, level, n, density, result_type, task, form, naming, scenario: Copied
-            from the instance (:data:`META_FIELDS`; null where the suite has no such field).
+        suite, split, category, level, n, density, result_type, task, form, naming, scenario,
+            encoding: Copied from the instance (:data:`META_FIELDS`; null where the suite
+            has no such field).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -167,6 +169,7 @@ class ResultRecord(BaseModel):
     form: str | None = None
     naming: str | None = None
     scenario: str | None = None
+    encoding: str | None = None
 
     @model_validator(mode="before")
     @classmethod

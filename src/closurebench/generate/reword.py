@@ -1,0 +1,193 @@
+"""Re-word a ClosureBench file: the same structures under a new surface (paper §1, §3).
+
+The paper's surface-vs-structure argument needs the same question asked again in other
+words: the same graph, anchors and answer, with new labels, frame, style and edge order.
+:func:`reword_records` keeps every record's structure (category, graph(s), anchors,
+structural seed, id, encoding and answer-hint setting) and draws a new surface from
+``derive_seed(surface_seed, "reword", id, r)``, ``r`` counting redraws made only when
+the new question would equal the old one or another question of the output. Each
+record is checked as a freshly generated one is:
+
+* the answer is computed again by the three routes (solver, Ein, Python; they must
+  agree) and must equal the record's ``answer_ids`` — a file whose answers do not
+  follow from its own structures is refused, naming the record;
+* the reader reads the new question back and must recover the graph and the query.
+
+Answers (in labels) are re-rendered with the new labels; ``answer_ids`` do not change.
+
+Example:
+    >>> from closurebench.generate.closure import ClosureConfig, generate_records
+    >>> old = generate_records(ClosureConfig(count=2, categories=("reachability",)))
+    >>> new = reword_records(old, surface_seed=7)
+    >>> [a.id == b.id and a.answer_ids == b.answer_ids for a, b in zip(old, new)]
+    [True, True]
+    >>> any(a.question == b.question for a, b in zip(old, new))
+    False
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from closurebench import __version__
+from closurebench.errors import ConfigError, VerificationError
+from closurebench.generate.closure import label_answer
+from closurebench.generate.io import iter_instances, write_jsonl
+from closurebench.jsonl import clean
+from closurebench.schema import ClosureInstance, GritInstance
+from closurebench.seeding import derive_seed, rng
+from closurebench.structures.closure import ClosureStructure
+from closurebench.surface.closure import certify, render_closure
+from closurebench.tasks.closure import CLOSURE_TASKS
+from closurebench.tasks.closure.base import verify
+
+__all__ = ["REDRAWS", "reword_file", "reword_record", "reword_records"]
+
+#: Surface draws per record before giving up (only a degenerate record gets near it).
+REDRAWS = 100
+
+
+def reword_record(
+    record: ClosureInstance, surface_seed: int, taken: set[str] | None = None
+) -> ClosureInstance:
+    """``record`` with a new surface drawn from ``surface_seed`` (see the module docstring).
+
+    Args:
+        record: A ClosureBench instance record.
+        surface_seed: The new surface seed (the record's own is replaced).
+        taken: Questions the new one must differ from (the new one is added to it).
+
+    Raises:
+        VerificationError: when the three routes disagree with the record's
+            ``answer_ids`` (the record's answer does not follow from its structure).
+        ConfigError: when no draw gives a new question (a degenerate record).
+    """
+    task = CLOSURE_TASKS[record.category]
+    structure = ClosureStructure.from_dict(
+        {
+            "category": record.category,
+            "graph": record.graph.model_dump(mode="json"),
+            "graph2": record.graph2.model_dump(mode="json") if record.graph2 else None,
+            "anchors": record.anchors,
+        }
+    )
+    verified = verify(task, structure)
+    ids: Any = list(verified.answer) if isinstance(verified.answer, tuple) else verified.answer
+    if ids != record.answer_ids:
+        raise VerificationError(
+            f"{record.id}: the answer computed from its structure is {ids!r}, but the record "
+            f"says answer_ids={record.answer_ids!r}; the file was edited or is corrupt - "
+            "regenerate it"
+        )
+    seen = taken if taken is not None else set()
+    for redraw in range(REDRAWS):
+        seed = derive_seed(surface_seed, "reword", record.id, redraw)
+        rendered = render_closure(
+            structure,
+            g=rng(seed),
+            encoding=str(record.encoding),
+            answer_hints=record.answer_hints,
+        )
+        if rendered.question != record.question and rendered.question not in seen:
+            break
+    else:
+        raise ConfigError(
+            f"{record.id}: {REDRAWS} surface draws of seed {surface_seed} all repeated a "
+            "question; use another --surface-seed"
+        )
+    certify(structure, rendered)
+    seen.add(rendered.question)
+    labels = list(rendered.labels)
+    data = record.to_json()
+    data.update(
+        surface_seed=seed,
+        label_pool=rendered.label_pool,
+        labels=labels,
+        domain=rendered.domain,
+        style=rendered.style,
+        encoding=rendered.encoding,
+        question=rendered.question,
+        answer=label_answer(task, verified.answer, labels),
+        alt_answer=label_answer(task, verified.alt_answer, labels),
+        programs=verified.programs,
+        version=__version__,
+    )
+    return ClosureInstance.model_validate(clean(data))
+
+
+def reword_records(
+    records: Iterable[ClosureInstance | GritInstance],
+    surface_seed: int,
+    progress: Callable[[ClosureInstance], None] | None = None,
+) -> list[ClosureInstance]:
+    """Re-word every record (in order); no two output questions are equal.
+
+    Raises:
+        ConfigError: on a record that is not a ClosureBench instance.
+        VerificationError: see :func:`reword_record`.
+    """
+    taken: set[str] = set()
+    out: list[ClosureInstance] = []
+    for record in records:
+        if not isinstance(record, ClosureInstance):
+            raise ConfigError(
+                f"{record.id} is a {record.suite} record; reword re-words ClosureBench "
+                "files (a GRIT file already holds every graph in 8 surface views)"
+            )
+        new = reword_record(record, surface_seed, taken)
+        out.append(new)
+        if progress is not None:
+            progress(new)
+    return out
+
+
+def _manifest(
+    source: Path, source_sha: str, surface_seed: int, records: Sequence[ClosureInstance]
+) -> Callable[[str, str], dict[str, Any]]:
+    def build(sha: str, name: str) -> dict[str, Any]:
+        return {
+            "suite": "closure",
+            "version": __version__,
+            "reworded_from": {"file": source.name, "sha256": source_sha},
+            "surface_seed": surface_seed,
+            "files": {name: {"sha256": sha, "records": len(records)}},
+            "records": len(records),
+            "counts": {
+                key: dict(sorted(Counter(str(getattr(r, key)) for r in records).items()))
+                for key in ("category", "level", "encoding", "domain", "style", "label_pool")
+            },
+        }
+
+    return build
+
+
+def reword_file(
+    source: str | Path,
+    surface_seed: int,
+    out: str | Path,
+    progress: Callable[[ClosureInstance], None] | None = None,
+) -> tuple[Path, Path, list[ClosureInstance]]:
+    """Re-word the ClosureBench file ``source`` into the file ``out`` (+ its manifest).
+
+    The manifest names the source file and its sha256 and the surface seed.
+
+    Raises:
+        DatasetFileError: when ``source`` is missing or not a valid dataset file.
+        ConfigError: when ``out`` is ``source``, or ``source`` holds GRIT records.
+        VerificationError: see :func:`reword_record`.
+    """
+    src, dst = Path(source), Path(out)
+    if dst.suffix != ".jsonl":
+        raise ConfigError(f"--out {dst} must name a .jsonl file, e.g. {dst}.jsonl")
+    if dst.exists() and src.exists() and dst.resolve() == src.resolve():
+        raise ConfigError(f"--out {dst} is the input file; write the re-worded file elsewhere")
+    records = reword_records(iter_instances(src), surface_seed, progress)
+    sha = hashlib.sha256(src.read_bytes()).hexdigest()
+    path, man = write_jsonl(
+        dst.parent, dst.name, records, _manifest(src, sha, surface_seed, records)
+    )
+    return path, man, records
