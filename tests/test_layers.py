@@ -2,10 +2,11 @@
 
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
-    errors → seeding, jsonl → schema → graphs → ein → structures → tasks → surface
-    → scoring → generate → dataset, docs, evaluate, generator → report → cli
+    errors → seeding, jsonl → schema → graphs → ein → structures, sandbox → tasks
+    → surface → scoring → generate → dataset, docs, evaluate, generator → report → cli
 
-Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge.
+Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge. ``sandbox``
+(rank 5: errors, seeding and ein below it) is the exception: it runs processes.
 Every import counts, including imports inside functions (lazy ones).
 """
 
@@ -28,6 +29,7 @@ RANKS: dict[str, int] = {
     "graphs": 3,
     "ein": 4,
     "structures": 5,
+    "sandbox": 5,
     "tasks": 6,
     "surface": 7,
     "scoring": 8,

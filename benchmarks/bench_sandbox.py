@@ -1,0 +1,80 @@
+"""Sandbox overhead per program, for each isolation level the machine has.
+
+Run: ``uv run python benchmarks/bench_sandbox.py [--repeats 30]``.
+For each level (bwrap / unshare / none) and each program — a trivial ``print(1)`` and a
+small networkx program (import, build a 200-edge DiGraph, transitive closure, print) —
+prints the median and p90 wall seconds of :func:`closurebench.sandbox.run_python` (spawn
+to reaped exit, temp dir created and removed, graphs captured), beside the same program
+run as a plain ``python -I -c`` subprocess (no sandbox) for reference. Also times
+:func:`closurebench.sandbox.run_ein` on a warm worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+
+from closurebench.sandbox import available_isolations, run_ein, run_python
+
+PROGRAMS = {
+    "print(1)": "print(1)\n",
+    "networkx": (
+        "import networkx as nx\n"
+        "G = nx.gnm_random_graph(100, 200, seed=7, directed=True)\n"
+        "T = nx.transitive_closure(G)\n"
+        "print(T.number_of_edges())\n"
+    ),
+}
+EIN = "A = edges([[0,1],[1,2],[2,3]], 4)\n:print sum(tc(A))\n"
+
+
+def _time(run: Callable[[], object], repeats: int) -> list[float]:
+    run()  # warm the page cache (and, for Ein, the worker)
+    out = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def _stats(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    return statistics.median(ordered), p90
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=30)
+    args = parser.parse_args()
+    rows: list[tuple[str, str, float, float]] = []
+    for name, code in PROGRAMS.items():
+        plain = [sys.executable, "-I", "-c", code]
+        rows.append(
+            (
+                "plain",
+                name,
+                *_stats(
+                    _time(
+                        lambda p=plain: subprocess.run(p, check=True, capture_output=True),
+                        args.repeats,
+                    )
+                ),
+            )
+        )
+        for level in available_isolations():
+            samples = _time(lambda c=code, lv=level: run_python(c, isolation=lv), args.repeats)
+            rows.append((str(level), name, *_stats(samples)))
+    rows.append(("ein (warm)", "tc", *_stats(_time(lambda: run_ein(EIN), args.repeats))))
+    print(f"{'configuration':<14} {'program':<10} {'median s':>9} {'p90 s':>9}")
+    for config, name, median, p90 in rows:
+        print(f"{config:<14} {name:<10} {median:>9.3f} {p90:>9.3f}")
+
+
+if __name__ == "__main__":
+    main()

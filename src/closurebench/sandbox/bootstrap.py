@@ -1,0 +1,353 @@
+"""The child side: run as a script (``python -I -B bootstrap.py CONFIG``) before user code.
+
+Standard library only, and it imports nothing of closurebench, so it starts fast and
+behaves the same inside every isolation level. In order it
+
+1. sets its own rlimits (``CONFIG["rlimits"]``) and says ``{"started": pid}`` on the
+   report descriptor (a pipe to the parent; the parent uses it to tell a kernel-boundary
+   failure from a failing program);
+2. imports ``ctypes`` (numpy imports it lazily, and ``import ctypes`` itself opens a
+   library) and the modules named in ``CONFIG["preload"]`` (networkx, numpy);
+3. wraps the networkx graph constructors to remember the graphs built by the program;
+4. compiles the program (a ``SyntaxError`` is reported as such);
+5. installs an audit hook (:func:`install_hook`) that refuses sockets, processes,
+   signals, ctypes/cffi, rlimit changes, writes outside the temporary directory and
+   reads of other processes' ``/proc`` entries: the refused operation is written to the
+   report descriptor *before* the hook raises ``PermissionError``, so a program that
+   swallows the exception is still reported ``forbidden``;
+6. runs the program, reports its exception type (if any), dumps the graphs and leaves
+   with ``os._exit`` (no atexit handlers or leftover threads of the program).
+
+Report lines are JSON objects, one a line. The audit hook is a tripwire inside a
+Python process, not a security boundary on its own: the kernel layers (rlimits, process
+group, network namespace / bubblewrap) contain what a determined program gets past it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["install_hook", "main", "report", "set_rlimits"]
+
+_WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+_PROC_PID = re.compile(r"/proc/(\d+)(?:/|$)")
+_REFUSED = frozenset(
+    {
+        "subprocess.Popen",
+        "os.system",
+        "os.fork",
+        "os.forkpty",
+        "os.kill",
+        "os.killpg",
+        "os.link",
+        "os.symlink",
+        "pty.spawn",
+        "resource.setrlimit",
+        "resource.prlimit",
+        "gc.get_objects",
+        "gc.get_referrers",
+        "gc.get_referents",
+    }
+)
+_REFUSED_PREFIXES = ("socket.", "ctypes.", "os.exec", "os.spawn", "os.posix_spawn", "_posixsub")
+_REFUSED_IMPORTS = frozenset({"cffi", "_cffi_backend"})
+#: Events that change the file system: the positions of their path arguments.
+_PATH_EVENTS = {
+    "os.remove": (0,),
+    "os.rmdir": (0,),
+    "os.rename": (0, 1),
+    "os.mkdir": (0,),
+    "os.truncate": (0,),
+    "os.chmod": (0,),
+    "os.chown": (0,),
+    "os.utime": (0,),
+    "os.setxattr": (0,),
+    "os.removexattr": (0,),
+    "shutil.rmtree": (0,),
+}
+_NAMES = {"socket.__new__": "socket.socket"}
+_MAX_REPORTS = 8
+_MEMORY_LINE = b'{"memory_error": true}\n'
+
+
+def report(fd: int, message: dict[str, Any]) -> None:
+    """Write one JSON line to the report descriptor (errors ignored: the parent may be gone)."""
+    data = (json.dumps(message, default=repr) + "\n").encode()
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        pass
+
+
+def set_rlimits(rlimits: dict[str, list[int]]) -> None:
+    """Apply ``RLIMIT_* name -> [soft, hard]`` to this process (names unknown here skipped)."""
+    import resource
+
+    for name, (soft, hard) in rlimits.items():
+        which = getattr(resource, name, None)
+        if which is not None:
+            try:
+                resource.setrlimit(which, (soft, hard))
+            except (ValueError, OSError):  # e.g. a hard limit above the inherited one
+                resource.setrlimit(which, (min(soft, hard), hard))
+
+
+def _path(value: Any) -> str:
+    path = os.fsdecode(os.fspath(value))
+    if not os.path.isabs(path):
+        path = os.path.join(os.getcwd(), path)
+    return os.path.realpath(path)
+
+
+def _verdict(event: str, args: tuple[Any, ...], tmp: str, fd: int, pid: int) -> str | None:
+    """The refused operation's name, or ``None`` when ``event`` is allowed."""
+    if event in _REFUSED or event.startswith(_REFUSED_PREFIXES):
+        return _NAMES.get(event, event)
+    if event == "import":
+        return f"import {args[0]}" if args and args[0] in _REFUSED_IMPORTS else None
+    if event == "open":
+        target = args[0]
+        flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+        mode = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
+        if isinstance(target, int):
+            return "open(report descriptor)" if target == fd else None
+        path = _path(target)
+        inside = path == tmp or path.startswith(tmp + os.sep)
+        if flags & _WRITE_FLAGS or any(c in mode for c in "wax+"):
+            return None if inside or path == os.devnull else f"open(write) {path}"
+        match = _PROC_PID.match(path)
+        if match and int(match.group(1)) != pid:
+            return f"open(read) {path}"
+        if not inside and os.path.isdir(path):  # a directory descriptor would allow dir_fd=
+            return f"open(directory) {path}"
+        return None
+    positions = _PATH_EVENTS.get(event)
+    if positions is None:
+        return None
+    for i in positions:
+        if i >= len(args):
+            continue
+        if isinstance(args[i], int):
+            if event == "os.truncate":  # ftruncate needs a descriptor opened for writing
+                continue
+            return f"{event} descriptor {args[i]}"
+        path = _path(args[i])
+        if not (path == tmp or path.startswith(tmp + os.sep)):
+            return f"{event} {path}"
+    return None
+
+
+def install_hook(fd: int, tmp: str, *, allow_setrlimit: bool = False) -> None:
+    """Install the audit hook: refusals are reported on ``fd``; writes allowed under ``tmp``.
+
+    After this, the process cannot spawn, signal, open sockets, load native code with
+    ctypes or cffi, change its rlimits (unless ``allow_setrlimit``: the Ein worker, whose
+    programs cannot reach Python), or modify the file system outside ``tmp``.
+    The hook stays for the life of the process (audit hooks cannot be removed).
+    """
+    tmp = os.path.realpath(tmp)
+    pid = os.getpid()
+    count = [0]
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if allow_setrlimit and event == "resource.setrlimit":
+            return
+        try:
+            op = _verdict(event, args, tmp, fd, pid)
+        except Exception:  # an odd argument (a bad path) is not a refusal
+            op = None
+        if op is None:
+            return
+        if count[0] < _MAX_REPORTS:
+            count[0] += 1
+            report(fd, {"forbidden": op})
+        if event == "import":
+            raise ImportError(f"closurebench sandbox: {op} is not allowed")
+        raise PermissionError(f"closurebench sandbox: {op} is not allowed")
+
+    # pidfd_open + pidfd_send_signal signal a process without an audit event.
+    import signal
+
+    for module, name in ((os, "pidfd_open"), (signal, "pidfd_send_signal")):
+        if hasattr(module, name):
+            delattr(module, name)
+    posix = sys.modules.get("posix")
+    if posix is not None and hasattr(posix, "pidfd_open"):
+        delattr(posix, "pidfd_open")
+    sys.addaudithook(hook)
+
+
+def _json_node(value: Any) -> Any:
+    if value is None or isinstance(value, str | bool | int):
+        return value
+    if isinstance(value, float) and value == value and abs(value) != float("inf"):
+        return value
+    return repr(value)
+
+
+def _dump_graph(graph: Any, name: str | None, budget: int) -> tuple[dict[str, Any], int, bool]:
+    """``{"directed", "multigraph", "nodes", "edges", "name"}``, items used, truncated?"""
+    nodes: list[Any] = []
+    for n in graph.nodes:
+        if len(nodes) >= budget:
+            break
+        nodes.append(_json_node(n))
+    budget -= len(nodes)
+    edges = []
+    truncated = len(nodes) < graph.number_of_nodes()
+    for u, v, data in graph.edges(data=True):
+        if budget <= 0:
+            truncated = True
+            break
+        attrs = {str(k): _json_node(x) for k, x in list(data.items())[:16]}
+        edges.append([_json_node(u), _json_node(v), attrs])
+        budget -= 1
+    out = {
+        "directed": bool(graph.is_directed()),
+        "multigraph": bool(graph.is_multigraph()),
+        "nodes": nodes,
+        "edges": edges,
+        "name": name,
+    }
+    return out, len(nodes) + len(edges), truncated
+
+
+class _GraphRecorder:
+    """Remembers the networkx graphs whose constructor the program itself called."""
+
+    def __init__(self, nx: Any, program: str, max_graphs: int, max_items: int) -> None:
+        self.nx = nx
+        self.program = program
+        self.max_graphs = max_graphs
+        self.max_items = max_items
+        self.seen: dict[int, Any] = {}
+
+    def install(self) -> None:
+        for cls_name in ("Graph", "DiGraph", "MultiGraph", "MultiDiGraph"):
+            cls = getattr(self.nx, cls_name)
+            cls.__init__ = self._wrap(cls.__init__)
+
+    def _wrap(self, original: Callable[..., None]) -> Callable[..., None]:
+        recorder = self
+
+        def __init__(graph: Any, *args: Any, **kwargs: Any) -> None:
+            original(graph, *args, **kwargs)
+            caller = sys._getframe(1).f_code.co_filename
+            if caller == recorder.program and len(recorder.seen) < 4 * recorder.max_graphs:
+                recorder.seen.setdefault(id(graph), graph)
+
+        __init__.__doc__ = original.__doc__
+        __init__.__wrapped__ = original  # type: ignore[attr-defined]
+        return __init__
+
+    def dump(self, namespace: dict[str, Any]) -> dict[str, Any]:
+        names: dict[int, str] = {}
+        found = list(self.seen.values())
+        for key, value in list(namespace.items()):
+            if isinstance(value, self.nx.Graph) and id(value) not in names:
+                names[id(value)] = key
+                if id(value) not in self.seen:
+                    found.append(value)
+        truncated = len(found) > self.max_graphs
+        budget = self.max_items
+        graphs = []
+        for graph in found[: self.max_graphs]:
+            try:
+                record, used, cut = _dump_graph(graph, names.get(id(graph)), budget)
+            except Exception:  # a graph the program broke on purpose
+                truncated = True
+                continue
+            graphs.append(record)
+            budget -= used
+            truncated = truncated or cut
+        return {"graphs": graphs, "truncated": truncated}
+
+
+def _run(cfg: dict[str, Any]) -> int:
+    fd = int(cfg["fd"])
+    tmp = str(cfg["tmp"])
+    program = str(cfg["program"])
+    set_rlimits(cfg.get("rlimits", {}))
+    report(fd, {"started": os.getpid()})
+    import ctypes  # noqa: F401  (see the module docstring, step 2)
+
+    for name in cfg.get("preload", ()):
+        with contextlib.suppress(BaseException):  # the program's own import reports it
+            __import__(name)
+    recorder = None
+    nx = sys.modules.get("networkx")
+    if cfg.get("capture_graphs") and nx is not None:
+        recorder = _GraphRecorder(nx, program, int(cfg["max_graphs"]), int(cfg["max_items"]))
+        recorder.install()
+    with open(program, encoding="utf-8", errors="replace") as handle:
+        source = handle.read()
+    try:
+        code = compile(source, program, "exec", dont_inherit=True)
+    except MemoryError:
+        os.write(fd, _MEMORY_LINE)
+        return 1
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        where = f"line {exc.lineno}: " if isinstance(exc, SyntaxError) and exc.lineno else ""
+        msg = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+        report(fd, {"syntax_error": f"{type(exc).__name__}: {where}{msg}"})
+        return 1
+    sys.argv = [program]
+    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": program}
+    install_hook(fd, tmp)
+    status = 0
+    try:
+        exec(code, namespace)
+    except MemoryError:
+        os.write(fd, _MEMORY_LINE)
+        status = 1
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            report(fd, {"exit": repr(exc.code)[:200]})
+            status = 1
+    except BaseException as exc:
+        status = 1
+        try:
+            report(fd, {"error": type(exc).__name__, "message": str(exc)[:500]})
+            import traceback
+
+            traceback.print_exception(
+                type(exc), exc, exc.__traceback__.tb_next if exc.__traceback__ else None
+            )
+        except BaseException:  # reporting must not fail on a hostile exception object
+            pass
+    finally:
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except BaseException:
+                pass
+    if recorder is not None:
+        try:
+            report(fd, recorder.dump(namespace))
+        except BaseException:
+            report(fd, {"graphs": [], "truncated": True})
+    return status
+
+
+def main(argv: list[str]) -> None:
+    """Entry point: ``argv[1]`` is the JSON config; never returns (``os._exit``)."""
+    cfg = json.loads(argv[1])
+    try:
+        status = _run(cfg)
+    except MemoryError:
+        os.write(int(cfg["fd"]), _MEMORY_LINE)
+        status = 1
+    report(int(cfg["fd"]), {"done": status})
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

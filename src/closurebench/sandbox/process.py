@@ -1,0 +1,209 @@
+"""The parent side of one sandboxed process: spawn, read with caps, deadline, kill, reap.
+
+The child runs in its own session (``setsid``: its own process group), with a scrubbed
+environment, stdin from ``/dev/null`` and three pipes: stdout, stderr and a report pipe
+(inherited under the same descriptor number, passed to the child in its config) on
+which the child side writes JSON lines. The parent reads all three at once
+(``selectors``); past the wall-clock deadline or a byte cap it kills the whole
+process group and, for bubblewrap, the sandbox's pid namespace with it
+(bubblewrap's ``--die-with-parent``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from closurebench.sandbox.limits import SandboxLimits
+
+__all__ = ["Spawned", "child_env", "spawn"]
+
+#: Most bytes of report lines read (graph dumps included); more kills the child.
+REPORT_BYTES = 32 * 2**20
+#: Environment variables passed through from the parent: CPU tuning only, never secrets
+#: (old OpenBLAS builds compute wrong results or crash on some processors without them).
+PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+_CHUNK = 65536
+_DRAIN_SECONDS = 1.0
+
+
+def child_env(tmp: str) -> dict[str, str]:
+    """The whole environment of a child, built from scratch (nothing secret leaks).
+
+    Example:
+        >>> sorted(child_env("/tmp/x"))[:4]
+        ['HOME', 'LANG', 'LC_ALL', 'MKL_NUM_THREADS']
+    """
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "HOME": tmp,
+        "TMPDIR": tmp,
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "NUMEXPR_NUM_THREADS": "1",
+        "VECLIB_MAXIMUM_THREADS": "1",
+        "MPLBACKEND": "Agg",
+    }
+    for name in PASSED_THROUGH:
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
+
+
+@dataclass
+class Spawned:
+    """What the parent saw of one child.
+
+    Attributes:
+        stdout: The first ``stdout_bytes`` bytes of stdout.
+        stderr: The first ``stderr_bytes`` bytes of stderr.
+        messages: The report lines, parsed (lines that are not JSON objects are dropped).
+        exit_code: Exit status, ``-N`` for signal ``N``; ``None`` if it could not be reaped.
+        timed_out: The wall-clock deadline passed and the parent killed the group.
+        exceeded: ``"stdout"``, ``"stderr"`` or ``"report"`` when a cap was passed.
+        cpu_seconds: User + system CPU time of the child.
+        wall_seconds: Seconds from the spawn to the reaped exit.
+    """
+
+    stdout: bytes = b""
+    stderr: bytes = b""
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    exit_code: int | None = None
+    timed_out: bool = False
+    exceeded: str = ""
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+
+    def first(self, key: str) -> Any:
+        """The value of the first report message that has ``key`` (``None`` if none)."""
+        return next((m[key] for m in self.messages if key in m), None)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the child's process group (its session), then the child itself."""
+    for kill in (lambda: os.killpg(proc.pid, signal.SIGKILL), proc.kill):
+        with contextlib.suppress(OSError):
+            kill()
+
+
+def _reap(proc: subprocess.Popen[bytes], deadline: float, out: Spawned, killed: bool) -> None:
+    """Wait for the child (killing its group at ``deadline``) and record its status."""
+    if killed:
+        deadline = float("inf")
+    while True:
+        try:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid:
+            out.exit_code = os.waitstatus_to_exitcode(status)
+            out.cpu_seconds = usage.ru_utime + usage.ru_stime
+            proc.returncode = out.exit_code  # so that Popen does not wait again
+            return
+        if time.monotonic() >= deadline:  # it closed its pipes but runs on
+            out.timed_out = not out.exceeded
+            _kill_group(proc)
+            deadline = float("inf")
+        time.sleep(0.005)
+
+
+def spawn(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    env: dict[str, str],
+    limits: SandboxLimits,
+    report: tuple[int, int],
+) -> Spawned:
+    """Run ``argv`` under the deadline and caps of ``limits``; never raises for the child.
+
+    Args:
+        argv: The command (already wrapped in ``bwrap``/``unshare`` when isolated).
+        cwd: Its working directory (the run's temporary directory).
+        env: Its whole environment (see :func:`child_env`).
+        limits: Wall-clock deadline and stdout/stderr caps (rlimits are set by the child).
+        report: ``(read end, write end)`` of the report pipe (``os.pipe()``); the child
+            inherits the write end under the same number. Both are closed here.
+
+    Returns:
+        :class:`Spawned` with what was read and how the child ended.
+    """
+    started = time.monotonic()
+    out = Spawned()
+    report_r, report_w = report
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            pass_fds=(report_w,),
+        )
+    except BaseException:
+        os.close(report_r)
+        raise
+    finally:
+        os.close(report_w)
+    streams = {proc.stdout: "stdout", proc.stderr: "stderr"}
+    caps = {"stdout": limits.stdout_bytes, "stderr": limits.stderr_bytes, "report": REPORT_BYTES}
+    buffers = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray()}
+    sel = selectors.DefaultSelector()
+    for stream, name in streams.items():
+        if stream is not None:
+            sel.register(stream.fileno(), selectors.EVENT_READ, name)
+    sel.register(report_r, selectors.EVENT_READ, "report")
+    deadline = started + limits.wall_seconds
+    kill_at, killed = deadline, False
+    try:
+        while sel.get_map():
+            now = time.monotonic()
+            if now >= kill_at:
+                if killed:  # drained long enough: a leftover holder of a pipe is ignored
+                    break
+                out.timed_out = not out.exceeded
+                _kill_group(proc)
+                killed, kill_at = True, now + _DRAIN_SECONDS
+                continue
+            for key, _ in sel.select(timeout=kill_at - now):
+                chunk = os.read(key.fd, _CHUNK)
+                if not chunk:
+                    sel.unregister(key.fd)
+                    continue
+                buf = buffers[key.data]
+                room = caps[key.data] - len(buf)
+                buf += chunk[: max(room, 0)]
+                if len(chunk) > room and not killed:
+                    out.exceeded = key.data
+                    _kill_group(proc)
+                    killed, kill_at = True, time.monotonic() + _DRAIN_SECONDS
+    finally:
+        sel.close()
+        os.close(report_r)
+        for stream in streams:
+            if stream is not None:
+                stream.close()
+        _reap(proc, deadline, out, killed)
+    out.wall_seconds = time.monotonic() - started
+    out.stdout, out.stderr = bytes(buffers["stdout"]), bytes(buffers["stderr"])
+    for line in bytes(buffers["report"]).splitlines():
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(message, dict):
+            out.messages.append(message)
+    return out
