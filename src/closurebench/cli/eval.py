@@ -136,7 +136,14 @@ def token_limit(max_tokens: int | None, max_completion_tokens: int | None) -> in
 def eval_cmd(
     ctx: typer.Context,
     data: Annotated[Path, typer.Argument(help="Dataset JSONL file (ClosureBench or GRIT).")],
-    model: Annotated[str, typer.Option("--model", help="Model name sent to the server.")],
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            help="Model name sent to the server, or a reference model answered offline "
+            "(no server): oracle-program (the instances' own programs; program modes).",
+        ),
+    ],
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
     mode: Annotated[
         str,
@@ -272,6 +279,7 @@ def eval_cmd(
         build_provider,
         check_provider_options,
     )
+    from closurebench.evaluate.providers.reference import is_reference_model, reference_provider
     from closurebench.evaluate.runner import RunOptions, run_eval, select_instances
     from closurebench.generate.io import load_instances
 
@@ -315,7 +323,9 @@ def eval_cmd(
             script=script,
             workers=workers,
         )
-        check_provider_options(provider, provider_options)
+        reference = is_reference_model(model)
+        if not reference:
+            check_provider_options(provider, provider_options)
         records = load_instances(data)
         selected = select_instances(
             records,
@@ -325,7 +335,11 @@ def eval_cmd(
             limit=limit,
             seed=seed,
         )
-        backend = build_provider(provider, provider_options)
+        backend = (
+            reference_provider(model, selected, the_mode)
+            if reference
+            else build_provider(provider, provider_options)
+        )
 
         async def _go() -> RunStats:
             try:

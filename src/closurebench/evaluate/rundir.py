@@ -71,6 +71,7 @@ __all__ = [
     "differences",
     "file_sha256",
     "record_adaptation",
+    "record_run_info",
     "recorded_adaptations",
     "run_identity",
 ]
@@ -283,6 +284,29 @@ def record_adaptation(out: Path, entry: Mapping[str, Any]) -> None:
     path = Path(out) / RUN_FILE
     obj = _read(path) or {}
     obj["adaptations"] = [*recorded_adaptations(Path(out)), dict(entry)]
+    _write(path, obj)
+
+
+def record_run_info(out: Path, info: Mapping[str, Any]) -> None:
+    """Record facts about how the run executes (e.g. its sandbox) in ``out/run.json``.
+
+    Each key of ``info`` is written at the top level of ``run.json``, replacing an older
+    value (the latest session's facts win). These keys are not part of the run's
+    identity: a resume on a machine with another sandbox is not refused.
+
+    Example:
+        >>> import tempfile
+        >>> d = Path(tempfile.mkdtemp())
+        >>> record_run_info(d, {"sandbox": {"isolation": "none"}})
+        >>> json.loads((d / RUN_FILE).read_text())["sandbox"]
+        {'isolation': 'none'}
+        >>> import shutil; shutil.rmtree(d)
+    """
+    if not info:
+        return
+    path = Path(out) / RUN_FILE
+    obj = _read(path) or {}
+    obj.update({str(k): v for k, v in info.items()})
     _write(path, obj)
 
 

@@ -83,6 +83,7 @@ from closurebench.evaluate.rundir import (
     check_identity,
     file_sha256,
     record_adaptation,
+    record_run_info,
     recorded_adaptations,
     run_identity,
 )
@@ -469,6 +470,7 @@ async def run_eval(
     opts.check()
     settings.check()
     the_mode = get_mode(mode) if isinstance(mode, str) else mode
+    the_mode.check_instances(instances)
     with RunLock(out):
         plan = plan_run(
             instances,
@@ -482,6 +484,7 @@ async def run_eval(
             notice=notice,
         )
         stats = plan.stats
+        record_run_info(plan.out_dir, the_mode.run_info())
         cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
         cache = CompletionCache(
             cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s

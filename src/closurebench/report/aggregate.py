@@ -56,10 +56,12 @@ __all__ = [
     "JOINED_FIELDS",
     "NAMING_ORDER",
     "OUTCOMES",
+    "PROGRAM_ERROR_CLASSES",
     "SELF_CORRECTIONS",
     "SELF_CORRECTION_MARKERS",
     "SIZE_BINS",
     "SMALL_N",
+    "ProgramStats",
     "Rate",
     "ReportError",
     "Run",
@@ -83,6 +85,7 @@ __all__ = [
     "naming_variance",
     "outcome_shares",
     "percentile",
+    "program_stats",
     "sample_variance",
     "self_correction_stats",
     "split_gap",
@@ -311,6 +314,8 @@ def _read_results(results: Path) -> Iterable[dict[str, Any]]:
         # dropping them keeps reports of long chain-of-thought runs small in memory.
         # The one thing read from the texts, the self-correction count, is kept.
         out = record.model_dump(mode="json", exclude={"response", "reasoning"})
+        if isinstance(out.get("extra"), dict):  # a program mode's texts: not needed either
+            out["extra"] = {k: v for k, v in out["extra"].items() if k not in _PROGRAM_TEXTS}
         out[SELF_CORRECTIONS] = count_self_corrections(record.response) + (
             count_self_corrections(record.reasoning) if record.reasoning else 0
         )
@@ -590,6 +595,86 @@ def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
         per_correct=(comp / correct if correct else math.inf) if n else math.nan,
         reasoning_mean=math.fsum(reasoning) / len(reasoning) if reasoning else math.nan,
         reasoning_reported=len(reasoning),
+    )
+
+
+#: The paper's §4.5 classes of a wrong program answer, in table order.
+PROGRAM_ERROR_CLASSES: tuple[str, ...] = ("graph_reading", "logic", "execution")
+_PROGRAM_TEXTS = frozenset({"program", "stdout_head"})
+
+
+@dataclass(frozen=True)
+class ProgramStats:
+    """Execution and error analysis of a program-mode run (paper §4.5, Table 6).
+
+    Attributes:
+        responses: Program-mode responses.
+        executed: Responses whose program ran to its end (``exec_outcome == "ok"``).
+        wrong: Responses not lenient-correct.
+        classes: Wrong responses per §4.5 class (:data:`PROGRAM_ERROR_CLASSES`).
+        failures: Failed executions per outcome (``syntax_error``, ``timeout``, ...).
+        exec_seconds_mean: Mean sandbox wall time per executed program (nan if none).
+    """
+
+    responses: int
+    executed: int
+    wrong: int
+    classes: dict[str, int]
+    failures: dict[str, int]
+    exec_seconds_mean: float
+
+    @property
+    def exec_rate(self) -> float:
+        """Executed programs, % of responses (nan when none)."""
+        return 100.0 * self.executed / self.responses if self.responses else math.nan
+
+
+def program_stats(records: Sequence[dict[str, Any]]) -> ProgramStats:
+    """Execution rate, §4.5 error classes and execution failures of program-mode results.
+
+    Records without a program-mode ``extra`` (no ``exec_outcome``) are not counted.
+
+    Example:
+        >>> recs = [{"outcome": "strict_correct", "extra": {"exec_outcome": "ok"}},
+        ...         {"outcome": "wrong", "extra": {"exec_outcome": "ok",
+        ...          "error_class": "graph_reading", "exec_seconds": 0.2}},
+        ...         {"outcome": "wrong", "extra": {"exec_outcome": "timeout",
+        ...          "error_class": "execution"}}]
+        >>> st = program_stats(recs)
+        >>> st.executed, st.wrong, st.classes["graph_reading"], st.failures
+        (2, 2, 1, {'timeout': 1})
+    """
+    rows = [r["extra"] for r in records if isinstance(r.get("extra"), dict)]
+    progs = [
+        (rec, x)
+        for rec, x in zip(
+            [r for r in records if isinstance(r.get("extra"), dict)], rows, strict=True
+        )
+        if x.get("exec_outcome") is not None
+    ]
+    classes = dict.fromkeys(PROGRAM_ERROR_CLASSES, 0)
+    failures: dict[str, int] = {}
+    seconds = []
+    executed = wrong = 0
+    for rec, x in progs:
+        if x["exec_outcome"] == "ok":
+            executed += 1
+            if x.get("exec_seconds") is not None:
+                seconds.append(float(x["exec_seconds"]))
+        else:
+            failures[str(x["exec_outcome"])] = failures.get(str(x["exec_outcome"]), 0) + 1
+        if not is_lenient(rec):
+            wrong += 1
+            cls = x.get("error_class")
+            if cls in classes:
+                classes[cls] += 1
+    return ProgramStats(
+        responses=len(progs),
+        executed=executed,
+        wrong=wrong,
+        classes=classes,
+        failures=dict(sorted(failures.items())),
+        exec_seconds_mean=math.fsum(seconds) / len(seconds) if seconds else math.nan,
     )
 
 

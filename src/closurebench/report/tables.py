@@ -42,6 +42,7 @@ from typing import Any
 from closurebench.report.aggregate import (
     DENSITY_BINS,
     OUTCOMES,
+    PROGRAM_ERROR_CLASSES,
     SIZE_BINS,
     Rate,
     Run,
@@ -56,6 +57,7 @@ from closurebench.report.aggregate import (
     macro_accuracy,
     naming_variance,
     outcome_shares,
+    program_stats,
     self_correction_stats,
     split_gap,
     suite_records,
@@ -79,6 +81,7 @@ __all__ = [
     "grit_task_table",
     "md_escape",
     "outcome_table",
+    "program_table",
     "render_markdown",
     "self_correction_table",
     "strict_lenient_table",
@@ -622,6 +625,64 @@ def efficiency_table(runs: Sequence[Run], suite: str) -> Table:
     )
 
 
+def _share(k: int, n: int) -> str:
+    return f"{k} ({100.0 * k / n:.0f}%)" if n else "–"
+
+
+def _has_programs(runs: Sequence[Run], suite: str) -> bool:
+    return any(program_stats(recs).responses for _, recs in _runs_with(runs, suite))
+
+
+def program_table(runs: Sequence[Run], suite: str = "closure") -> Table:
+    """Program synthesis (paper §4.5, Table 6): execution rate and the error classes."""
+    rows = []
+    for run, recs in _runs_with(runs, suite):
+        st = program_stats(recs)
+        if not st.responses:
+            continue
+        ts = token_stats(recs)
+        fails = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in st.failures.items()) or "–"
+        rows.append(
+            [
+                run.label,
+                f"{st.executed}/{st.responses} ({_num(st.exec_rate)}%)",
+                accuracy(recs).fmt(ci=False),
+                str(st.wrong),
+                *(_share(st.classes[c], st.wrong) for c in PROGRAM_ERROR_CLASSES),
+                fails,
+                _num(ts.completion_mean, 0),
+                _num(ts.per_correct, 0),
+                _num(st.exec_seconds_mean, 3),
+            ]
+        )
+    name = "ClosureBench" if suite == "closure" else "GRIT"
+    return Table(
+        f"{suite}_programs",
+        f"{name}: program synthesis (§4.5, Table 6)",
+        "Executed: programs that ran to their end in the sandbox, of all program-mode "
+        "responses (the paper: 1,295/1,300). Accuracy: lenient (%), an execution failure "
+        "counting as wrong. Wrong answers by class (§4.5; the paper: 82% / 11% / 7%): "
+        "graph reading (the program's graph differs from the question's), logic (graph "
+        "right, answer wrong), execution (no program, or it did not run to its end). "
+        "Failures: execution outcomes. Tokens: completion tokens per answer and per "
+        "correct answer. Exec s: mean sandbox seconds per executed program.",
+        [
+            "Run",
+            "Executed",
+            "Accuracy",
+            "Wrong",
+            "Graph reading",
+            "Logic",
+            "Execution",
+            "Failures",
+            "Tok/ans",
+            "Tok/correct",
+            "Exec s",
+        ],
+        rows,
+    )
+
+
 def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     """Every table of the report, grouped by suite (suites without records are omitted).
 
@@ -639,6 +700,8 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         pairs = _runs_with(runs, "closure")
         if len({r.get("encoding") for _, recs in pairs for r in recs} - {None}) > 1:
             closure.append(encoding_table(runs))
+        if _has_programs(runs, "closure"):
+            closure.append(program_table(runs, "closure"))
         closure += [
             token_table(runs),
             strict_lenient_table(runs),
@@ -658,6 +721,8 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
             grit.append(grit_split_table(runs))
         if _has(runs, "grit", "n"):
             grit.append(grit_size_table(runs))
+        if _has_programs(runs, "grit"):
+            grit.append(program_table(runs, "grit"))
         grit += [outcome_table(runs, "grit"), efficiency_table(runs, "grit")]
         out["GRIT"] = grit
     return out

@@ -11,7 +11,7 @@ lenient, plus the directional lenient variant; the ambiguity class comes from th
 from closurebench.scoring.closure import score_closure, score_closure_value
 from closurebench.scoring.compare import compare
 from closurebench.scoring.extract import Extracted, extract_answer, parse_block
-from closurebench.scoring.grit import resolve_name, score_grit
+from closurebench.scoring.grit import resolve_name, score_grit, score_grit_value
 from closurebench.scoring.lenient import (
     FLOAT_TOLERANCE,
     LENIENT_DIRECTIONAL,
@@ -38,5 +38,6 @@ __all__ = [
     "score_closure",
     "score_closure_value",
     "score_grit",
+    "score_grit_value",
     "type_ok",
 ]

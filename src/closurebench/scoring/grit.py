@@ -21,7 +21,7 @@ A wrong value type (a string for a cost, an object for an order, a boolean anywh
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from closurebench.schema.enums import ExtractStatus, Outcome
 from closurebench.scoring.extract import extract_answer
@@ -31,7 +31,7 @@ from closurebench.tasks.grit import get, resolve_name
 if TYPE_CHECKING:
     from closurebench.schema import GritInstance
 
-__all__ = ["resolve_name", "score_grit"]
+__all__ = ["resolve_name", "score_grit", "score_grit_value"]
 
 
 def score_grit(
@@ -54,7 +54,16 @@ def score_grit(
     got = extract_answer(response_text, grit=True)
     if got.status is not ExtractStatus.OK:
         return Score.fail(Outcome(got.status))
-    task, value = get(record.task), got.value
+    return score_grit_value(record, got.value, lenient_bfs=lenient_bfs)
+
+
+def score_grit_value(record: GritInstance, value: Any, *, lenient_bfs: bool = False) -> Score:
+    """Score an already-extracted answer ``value`` (a number, names, a colouring...).
+
+    What :func:`score_grit` does after extraction; a program mode scores a program's
+    printed value with it.
+    """
+    task = get(record.task)
     if isinstance(value, bool) or value is None:
         return Score.fail(
             Outcome.FORMAT_ERROR, value, f"{value!r} is not an answer to a {task.name} question"

@@ -6,7 +6,7 @@ adding one line to :data:`MODES`; the runner does not change.
 
 Example:
     >>> sorted(MODES)
-    ['cot', 'direct']
+    ['cot', 'direct', 'program-ein', 'program-python']
     >>> get_mode("direct").name
     'direct'
 """
@@ -26,6 +26,7 @@ from closurebench.evaluate.modes.base import (
 )
 from closurebench.evaluate.modes.cot import CLOSURE_COT, GRIT_COT, CotMode
 from closurebench.evaluate.modes.direct import CLOSURE_DIRECT, GRIT_DIRECT, DirectMode
+from closurebench.evaluate.modes.program import EinProgramMode, ProgramMode, PythonProgramMode
 
 __all__ = [
     "CLOSURE_COT",
@@ -37,9 +38,12 @@ __all__ = [
     "CompleteFn",
     "CotMode",
     "DirectMode",
+    "EinProgramMode",
     "Message",
     "Mode",
     "ModeOutput",
+    "ProgramMode",
+    "PythonProgramMode",
     "get_mode",
     "score_text",
 ]
@@ -48,6 +52,8 @@ __all__ = [
 MODES: dict[str, Callable[[], Mode]] = {
     "direct": DirectMode,
     "cot": CotMode,
+    "program-ein": EinProgramMode,
+    "program-python": PythonProgramMode,
 }
 
 

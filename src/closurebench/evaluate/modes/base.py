@@ -21,7 +21,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
 
@@ -121,9 +121,13 @@ class Mode:
             return self.system_prompts[suite]
         except KeyError:
             known = ", ".join(sorted(str(s) for s in self.system_prompts)) or "none"
+            from closurebench.evaluate.modes import MODES
+
+            fits = [n for n, f in MODES.items() if suite in getattr(f, "system_prompts", {})]
             raise ConfigError(
-                f"mode {self.name!r} has no system prompt for suite {suite.value!r} (it has: "
-                f"{known}); add one to {type(self).__name__}.system_prompts"
+                f"mode {self.name!r} does not apply to {suite.value!r} instances (it has "
+                f"prompts for: {known}); pass --mode {' or '.join(fits) or '...'} for them, "
+                f"or add a {suite.value!r} prompt to {type(self).__name__}.system_prompts"
             ) from None
 
     def messages(self, record: AnyInstance) -> list[Message]:
@@ -139,6 +143,29 @@ class Mode:
             {"role": "system", "content": self.system(record)},
             {"role": "user", "content": str(record.question)},
         ]
+
+    def check_instances(self, instances: Iterable[AnyInstance]) -> None:
+        """Refuse, before any request, instances of a suite this mode has no prompt for.
+
+        Args:
+            instances: The instances of the run.
+
+        Raises:
+            ConfigError: naming the suite and the suites the mode supports.
+        """
+        seen: set[str] = set()
+        for record in instances:
+            if str(record.suite) not in seen:
+                seen.add(str(record.suite))
+                self.system(record)
+
+    def run_info(self) -> dict[str, Any]:
+        """Facts about how this mode runs, recorded in ``run.json`` (default: none).
+
+        A program mode records its sandbox (isolation level and layers) here; the
+        facts are informative, not part of the run's identity.
+        """
+        return {}
 
     def postprocess(self, record: AnyInstance, completion: Completion) -> str:
         """The text to score (default: the completion text unchanged).
