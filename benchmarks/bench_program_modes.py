@@ -1,6 +1,7 @@
 """Program modes end to end: reference programs through prompt, sandbox and scoring.
 
-Run: ``uv run python benchmarks/bench_program_modes.py [--count 1300] [--modes program-ein,program-python]``.
+Run: ``uv run python benchmarks/bench_program_modes.py [--count 1300] [--grit 60]``
+(``--modes program-ein,program-python`` by default).
 
 Generates a ClosureBench heldout split (``--count`` instances, seed 0) and, for each
 mode, evaluates it with ``--model oracle-program`` (each instance's own verified program,
