@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,14 @@ def test_quickstart_agrees_on_every_route(tmp_path: Path) -> None:
         assert "NO" not in result.stdout
         assert result.stdout.count("yes") == 9
         assert "Transitive closure of a 5,000-node digraph" in result.stdout
+        # the reference programs (in the sandbox) and the reference agent scored 100 %
+        for run in ("closure-oracle-program-program-ein", "closure-oracle-program-program-python",
+                    "grit-oracle-program-program-python", "grit-reader-agent"):  # fmt: skip
+            summary = json.loads(
+                (tmp_path / f"seed{seed}" / "runs" / run / "summary.json").read_text()
+            )
+            assert summary["strict_accuracy"] == 1.0, (run, summary["outcomes"])
+        assert "--base-url" in result.stdout and "report.html" in result.stdout
 
 
 def test_quickstart_is_deterministic(tmp_path: Path) -> None:

@@ -32,6 +32,7 @@ RANKS: dict[str, int] = {
     "sandbox": 5,
     "tasks": 6,
     "surface": 7,
+    "tools": 7,
     "scoring": 8,
     "generate": 9,
     "dataset": 10,

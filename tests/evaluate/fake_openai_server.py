@@ -37,7 +37,8 @@ parameters like the OpenAI API does for its o-series models: a request with
 ``max_tokens`` gets HTTP 400 ``{"error": {"message": "Unsupported parameter: 'max_tokens'
 is not supported with this model. Use 'max_completion_tokens' instead.", "type":
 "invalid_request_error", "param": "max_tokens", "code": "unsupported_parameter"}}``, one
-with a ``temperature`` other than 1 the matching ``unsupported_value`` error. A
+with a ``temperature`` other than 1 the matching ``unsupported_value`` error, one with
+``stop`` (an agent mode's stop sequences) an ``unsupported_parameter`` error. A
 :class:`Reply` with ``reasoning_tokens`` reports them in
 ``usage.completion_tokens_details``.
 """
@@ -78,6 +79,8 @@ class Reply:
         completion_tokens: ``usage.completion_tokens``.
         finish_reason: ``choices[0].finish_reason``.
         reasoning_tokens: ``usage.completion_tokens_details.reasoning_tokens`` when set.
+        tool_calls: ``message.tool_calls`` when set: ``(name, arguments text)`` pairs,
+            sent with ids ``call_0``, ``call_1``, ...
     """
 
     content: str | None = "OK"
@@ -87,6 +90,7 @@ class Reply:
     completion_tokens: int | None = 7
     finish_reason: str = "stop"
     reasoning_tokens: int | None = None
+    tool_calls: tuple[tuple[str, str], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -454,6 +458,13 @@ def _refusal(body: dict[str, Any]) -> dict[str, Any] | None:
             "param": "max_tokens",
             "code": "unsupported_parameter",
         }
+    if "stop" in body:
+        return {
+            "message": "Unsupported parameter: 'stop' is not supported with this model.",
+            "type": "invalid_request_error",
+            "param": "stop",
+            "code": "unsupported_parameter",
+        }
     temperature = body.get("temperature")
     if temperature is not None and temperature != 1:
         return {
@@ -472,6 +483,11 @@ def _completion_json(reply: Reply, model: str) -> dict[str, Any]:
         message["reasoning_content"] = reply.reasoning_content
     if reply.reasoning is not None:
         message["reasoning"] = reply.reasoning
+    if reply.tool_calls is not None:
+        message["tool_calls"] = [
+            {"id": f"call_{i}", "type": "function", "function": {"name": n, "arguments": a}}
+            for i, (n, a) in enumerate(reply.tool_calls)
+        ]
     out: dict[str, Any] = {
         "id": "chatcmpl-fake",
         "object": "chat.completion",

@@ -141,7 +141,8 @@ def eval_cmd(
         typer.Option(
             "--model",
             help="Model name sent to the server, or a reference model answered offline "
-            "(no server): oracle-program (the instances' own programs; program modes).",
+            "(no server): oracle-program (the instances' own programs; program modes), "
+            "reader (the reference agent; agent mode, GRIT), random, majority (chance).",
         ),
     ],
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],

@@ -7,9 +7,10 @@
    naming schemes) — with certified exact answers;
 3. writes both as canonical JSONL with manifests under ``--out``;
 4. evaluates the trivial answer-free baseline on both sets through the real
-   evaluation harness (runner, scoring, resumable results) and writes a report —
-   the floor a model must beat; ``closurebench eval`` points the same harness at a
-   real model;
+   evaluation harness (runner, scoring, resumable results) — the floor a model must
+   beat — and the reference programs (``--model oracle-program``) in the program
+   modes, each run in the sandbox, which must score 100 %; then writes one report.
+   ``closurebench eval`` points the same harness at a real model;
 5. cross-checks a few answers on a fresh graph three ways on screen, runs the paper's
    own Ein programs, and times the transitive closure of a 5,000-node graph.
 
@@ -38,9 +39,9 @@ from closurebench import __version__, ein
 from closurebench.cli import EXIT_ERROR, error_line
 from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
-from closurebench.evaluate.baselines import trivial_reply
+from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.providers import GenerationSettings
-from closurebench.evaluate.providers.scripted import ScriptedProvider
+from closurebench.evaluate.providers.reference import reference_provider
 from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.generate.closure import generate_split
 from closurebench.generate.grit import GritConfig
@@ -167,39 +168,68 @@ def _grit_part(console: Console, seed: int, out: Path) -> None:
     console.print(table)
 
 
-def _eval_part(console: Console, out: Path) -> None:
-    closure = load_instances(out / "closure" / "closure-heldout.jsonl")
-    grit = load_instances(out / "grit" / "grit-test.jsonl")
-    table = Table(title="Trivial answer-free baseline through the evaluation harness")
-    for col in ("suite", "instances", "strict acc.", "lenient acc.", "outcomes"):
+#: (suite, model, mode): what the quickstart evaluates, all offline: the chance
+#: baselines in every mode that takes an answer, the reference agent, and the
+#: reference programs run in the sandbox.
+_RUNS: tuple[tuple[str, str, str], ...] = (
+    *(
+        (suite, model, mode)
+        for suite in ("closure", "grit")
+        for model in ("random", "majority")
+        for mode in ("direct", "cot", "agent")
+    ),
+    ("grit", "reader", "agent"),
+    ("closure", "oracle-program", "program-ein"),
+    ("closure", "oracle-program", "program-python"),
+    ("grit", "oracle-program", "program-python"),
+)
+
+
+_SHORT = {"strict_correct": "right", "lenient_only": "lenient", "format_error": "format"}
+
+
+def _eval_part(console: Console, out: Path) -> Path:
+    sets = {
+        "closure": load_instances(out / "closure" / "closure-heldout.jsonl"),
+        "grit": load_instances(out / "grit" / "grit-test.jsonl"),
+    }
+    table = Table(
+        title="Through the evaluation harness, offline: chance baselines, the reference "
+        "agent, the reference programs (run in the sandbox)"
+    )
+    for col in ("suite", "model · mode", "N", "strict", "lenient", "outcomes"):
         table.add_column(col)
     run_dirs = []
-    for suite, records in (("closure", closure), ("grit", grit)):
-        script = {r.question: trivial_reply(r) for r in records}
-        provider = ScriptedProvider(script, name="trivial-baseline")
-        run_dir = out / "runs" / f"baseline-{suite}"
+    for suite, model, mode_name in _RUNS:
+        records = sets[suite]
+        mode = get_mode(mode_name)
+        run_dir = out / "runs" / f"{suite}-{model}-{mode_name}"
         # The quickstart owns its output: a stale run (another seed) must not be resumed.
         shutil.rmtree(run_dir, ignore_errors=True)
         stats = asyncio.run(
             run_eval(
                 records,
-                provider,
-                "direct",
-                GenerationSettings(model="trivial-baseline"),
+                reference_provider(model, records, mode),
+                mode,
+                GenerationSettings(model=model),
                 run_dir,
                 RunOptions(progress=False),
             )
         )
         summary = stats.summary
-        counts = ", ".join(f"{k} {v}" for k, v in summary.get("outcomes", {}).items() if v)
+        counts = ", ".join(
+            f"{_SHORT.get(k, k)} {v}" for k, v in summary.get("outcomes", {}).items() if v
+        )
         table.add_row(
-            suite, str(len(records)), f"{summary.get('strict_accuracy', 0):.1%}",
+            suite, f"{model} · {mode_name}", str(len(records)),
+            f"{summary.get('strict_accuracy', 0):.1%}",
             f"{summary.get('lenient_accuracy', 0):.1%}", counts,
         )  # fmt: skip
         run_dirs.append(run_dir)
     console.print(table)
     md, html = build_report(run_dirs, out / "report")
     console.print(f"report: {md} and {html}")
+    return out / "closure" / "closure-heldout.jsonl"
 
 
 def quickstart(
@@ -224,7 +254,7 @@ def quickstart(
     try:
         _closure_part(console, seed, out)
         _grit_part(console, seed, out)
-        _eval_part(console, out)
+        data = _eval_part(console, out)
     except ClosureBenchError as exc:
         # One plain line (no markup: a message may hold brackets); OSError (a path that
         # cannot be written, a full disk) goes to the CLI's one handler, exit code 5.
@@ -288,3 +318,12 @@ def quickstart(
     if failures:
         console.print(f"[red]{failures} check(s) disagreed[/]")
         raise typer.Exit(1)
+    console.print(
+        f"\nReport: {out / 'report' / 'report.html'} (and report.md beside it).\n"
+        "The same evaluation against a real model (any OpenAI-compatible server; "
+        "--mode direct, cot, agent, program-ein or program-python):\n"
+        f"  closurebench eval {data} --base-url http://localhost:8000/v1 --model MODEL "
+        "--mode cot --out runs/MODEL-cot",
+        soft_wrap=True,
+        highlight=False,
+    )

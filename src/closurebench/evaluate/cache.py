@@ -134,8 +134,10 @@ class CompletionCache:
 def _entry(obj: dict[str, Any]) -> tuple[str, Completion] | None:
     """``(key, completion)`` of one cache object, or None when it is not a cache entry."""
     try:
-        return str(obj["key"]), Completion(**obj["completion"])
-    except (KeyError, TypeError):
+        fields = dict(obj["completion"])
+        fields["tool_calls"] = tuple(fields.get("tool_calls") or ())  # JSON gives a list
+        return str(obj["key"]), Completion(**fields)
+    except (KeyError, TypeError, ValueError):
         return None
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from closurebench.evaluate.cache import CompletionCache, request_key
@@ -127,12 +127,23 @@ class Requester:
         # A provider that bounds the time itself (a local model) is not cut off from outside.
         self.self_timed = bool(getattr(provider, "enforces_timeout", False))
 
-    async def __call__(self, request_id: str, messages: list[Message]) -> Completion:
+    async def __call__(
+        self,
+        request_id: str,
+        messages: list[Message],
+        stop: Sequence[str] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Completion:
         """The completion of ``messages``: from the cache, or from the provider.
 
         Args:
             request_id: Names the request in the jitter seed (``instance#call``).
             messages: The chat messages.
+            stop: Stop sequences of this request (an agent mode's ``</graph>``); part of
+                the cache key. A server that refuses ``stop`` gets none from then on
+                (recorded like any refused parameter); the mode cuts the reply itself.
+            tools: Function-calling tool specs of this request (``agent-tools``); part
+                of the cache key.
 
         Returns:
             The completion.
@@ -143,14 +154,38 @@ class Requester:
         """
         use_cache = self.options.use_cache
         if use_cache:
-            hit = self.cache.get(request_key(self.settings, messages))
+            hit = self.cache.get(request_key(self._settings_for(stop, tools), messages))
             if hit is not None:
                 self.stats.cache_hits += 1
                 return hit
-        completion, sent = await self._with_retries(request_id, messages)
+        completion, sent = await self._with_retries(request_id, messages, stop, tools)
         if use_cache:  # keyed by the settings it was produced with
             self.cache.put(request_key(sent, messages), completion)
         return completion
+
+    def _settings_for(
+        self, stop: Sequence[str] | None, tools: Sequence[Mapping[str, Any]] | None = None
+    ) -> GenerationSettings:
+        """The run's settings with this request's stop sequences (unless refused) and tools."""
+        settings = self.settings.with_tools(tools)
+        return settings if "stop" in self._refused else settings.with_stop(stop)
+
+    def _drop_stop(self, entry: Mapping[str, Any], *, announce: bool = True) -> None:
+        """Stop sending ``stop`` for the rest of the run (the server refused it)."""
+        if "stop" in self._refused:
+            return
+        self._refused.add("stop")
+        action = "stop dropped (replies are cut at the stop sequences by the client)"
+        record = {"parameter": "stop", "action": action, **dict(entry)}
+        self.adaptations.append(record)
+        if announce:
+            if self.notice is not None:
+                self.notice(
+                    f"the server refused the parameter 'stop' for this model; {action} "
+                    "for the rest of the run (recorded in run.json)"
+                )
+            if self.on_adapt is not None:
+                self.on_adapt(record)
 
     def restore(self, adaptations: Iterable[Mapping[str, Any]]) -> None:
         """Re-apply the changes an earlier call of the same run made (from ``run.json``).
@@ -160,7 +195,9 @@ class Requester:
         """
         for entry in adaptations:
             param = entry.get("parameter")
-            if isinstance(param, str):
+            if param == "stop":
+                self._drop_stop(entry, announce=False)
+            elif isinstance(param, str):
                 self._adapt(param, self.settings, entry, announce=False)
 
     def _adapt(
@@ -216,16 +253,24 @@ class Requester:
             ) from None
 
     async def _with_retries(
-        self, request_id: str, messages: list[Message]
+        self,
+        request_id: str,
+        messages: list[Message],
+        stop: Sequence[str] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
     ) -> tuple[Completion, GenerationSettings]:
         """The completion and the settings it was produced with."""
         attempt = 0
         while True:
-            sent = self.settings
+            sent = self._settings_for(stop, tools)
             try:
                 return await self._attempt(messages, sent), sent
             except ProviderError as exc:
                 error = exc
+            if error.unsupported == "stop" and sent.stop is not None:
+                self._drop_stop({"status": error.status, "message": str(error)[:300]})
+                self.stats.adapted_requests += 1
+                continue  # the same request without stop sequences, at once
             if error.unsupported is not None:
                 entry = {"status": error.status, "message": str(error)[:300]}
                 if self._adapt(error.unsupported, sent, entry):

@@ -284,7 +284,10 @@ class InstanceEvaluator:
     def __init__(
         self,
         mode: Mode,
-        request: Callable[[str, list[Message]], Awaitable[Completion]],
+        request: Callable[
+            [str, list[Message], Sequence[str] | None, Sequence[Mapping[str, Any]] | None],
+            Awaitable[Completion],
+        ],
         settings: Mapping[str, Any],
         stats: RunStats,
     ) -> None:
@@ -292,7 +295,8 @@ class InstanceEvaluator:
 
         Args:
             mode: The mode.
-            request: ``(request id, messages) -> completion`` (a :class:`Requester`).
+            request: ``(request id, messages, stop, tools) -> completion`` (a
+                :class:`Requester`).
             settings: Generation settings as a dict.
             stats: The run's counters.
         """
@@ -316,10 +320,15 @@ class InstanceEvaluator:
         rid = str(record.id)
         calls = 0
 
-        async def complete(messages: list[Message]) -> Completion:
+        async def complete(
+            messages: list[Message],
+            *,
+            stop: Sequence[str] | None = None,
+            tools: Sequence[Mapping[str, Any]] | None = None,
+        ) -> Completion:
             nonlocal calls
             calls += 1
-            return await self.request(f"{rid}#{calls}", messages)
+            return await self.request(f"{rid}#{calls}", messages, stop, tools)
 
         try:
             output = await self.mode.run(record, complete)

@@ -686,9 +686,14 @@ def program_table(runs: Sequence[Run], suite: str = "closure") -> Table:
 def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     """Every table of the report, grouped by suite (suites without records are omitted).
 
+    Agent-mode results add the GRAIN tables (:func:`~closurebench.report.grain.grain_tables`)
+    at the end of their suite's list.
+
     Returns:
         ``{"ClosureBench": [...], "GRIT": [...]}`` in report order.
     """
+    from closurebench.report.grain import grain_tables  # it builds on this module's Table
+
     out: dict[str, list[Table]] = {}
     if _runs_with(runs, "closure"):
         closure = [
@@ -710,6 +715,7 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
             self_correction_table(runs),
             efficiency_table(runs, "closure"),
         ]
+        closure += grain_tables(runs, "closure")
         out["ClosureBench"] = closure
     if _runs_with(runs, "grit"):
         grit = [
@@ -724,6 +730,7 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         if _has_programs(runs, "grit"):
             grit.append(program_table(runs, "grit"))
         grit += [outcome_table(runs, "grit"), efficiency_table(runs, "grit")]
+        grit += grain_tables(runs, "grit")
         out["GRIT"] = grit
     return out
 

@@ -6,7 +6,7 @@ adding one line to :data:`MODES`; the runner does not change.
 
 Example:
     >>> sorted(MODES)
-    ['cot', 'direct', 'program-ein', 'program-python']
+    ['agent', 'agent-tools', 'cot', 'direct', 'program-ein', 'program-python']
     >>> get_mode("direct").name
     'direct'
 """
@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from closurebench.errors import ConfigError
+from closurebench.evaluate.modes.agent import GRAIN_SYSTEM, AgentMode, AgentToolsMode
 from closurebench.evaluate.modes.base import (
     AnyInstance,
     CompleteFn,
@@ -31,9 +32,12 @@ from closurebench.evaluate.modes.program import EinProgramMode, ProgramMode, Pyt
 __all__ = [
     "CLOSURE_COT",
     "CLOSURE_DIRECT",
+    "GRAIN_SYSTEM",
     "GRIT_COT",
     "GRIT_DIRECT",
     "MODES",
+    "AgentMode",
+    "AgentToolsMode",
     "AnyInstance",
     "CompleteFn",
     "CotMode",
@@ -52,6 +56,8 @@ __all__ = [
 MODES: dict[str, Callable[[], Mode]] = {
     "direct": DirectMode,
     "cot": CotMode,
+    "agent": AgentMode,
+    "agent-tools": AgentToolsMode,
     "program-ein": EinProgramMode,
     "program-python": PythonProgramMode,
 }

@@ -21,9 +21,9 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
 
 from closurebench.errors import ConfigError
 from closurebench.evaluate.providers.base import Completion
@@ -38,10 +38,25 @@ __all__ = ["AnyInstance", "CompleteFn", "Message", "Mode", "ModeOutput", "score_
 AnyInstance: TypeAlias = ClosureInstance | GritInstance
 
 #: One chat message, ``{"role": ..., "content": ...}``.
-Message: TypeAlias = dict[str, str]
+Message: TypeAlias = dict[str, Any]
 
-#: The runner's request function: messages in, completion out (cache + retries inside).
-CompleteFn = Callable[[list[Message]], Awaitable[Completion]]
+
+class CompleteFn(Protocol):
+    """The runner's request function: messages in, completion out (cache + retries inside).
+
+    ``stop`` sets this request's stop sequences (an agent mode's ``</graph>``): the
+    reply ends before the first one, which is not included. ``tools`` offers native
+    function-calling tools (OpenAI ``tools``); the calls come back in
+    :attr:`Completion.tool_calls`.
+    """
+
+    def __call__(
+        self,
+        messages: list[Message],
+        *,
+        stop: Sequence[str] | None = None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+    ) -> Awaitable[Completion]: ...
 
 
 def score_text(record: AnyInstance, text: str | None) -> Score:

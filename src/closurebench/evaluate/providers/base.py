@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -40,6 +40,7 @@ __all__ = [
     "ProviderError",
     "ProviderOptions",
     "ProviderSpec",
+    "apply_stop",
     "check_reachable",
 ]
 
@@ -84,6 +85,11 @@ class GenerationSettings:
         max_completion_tokens: Upper bound on generated tokens, reasoning included,
             sent as ``max_completion_tokens`` (what OpenAI's reasoning models take
             instead of ``max_tokens``); None sends none.
+        stop: Stop sequences for one request (an agent mode's ``</graph>``); the
+            reply ends before the first one, which is not included (OpenAI's rule).
+            Set per request by :meth:`with_stop`, never by the user; None sends none.
+        tools: Function-calling tool specs for one request (OpenAI's ``tools``; the
+            ``agent-tools`` mode's graph tool). Set per request by :meth:`with_tools`.
     """
 
     model: str
@@ -93,6 +99,8 @@ class GenerationSettings:
     seed: int | None = None
     timeout_s: float = 120.0
     max_completion_tokens: int | None = None
+    stop: tuple[str, ...] | None = None
+    tools: tuple[dict[str, Any], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a plain JSON-serialisable dict.
@@ -108,9 +116,33 @@ class GenerationSettings:
             64
         """
         d = asdict(self)
-        if d["max_completion_tokens"] is None:
-            del d["max_completion_tokens"]
+        for optional in ("max_completion_tokens", "stop", "tools"):
+            if d[optional] is None:
+                del d[optional]
+        for listed in ("stop", "tools"):
+            if listed in d:
+                d[listed] = list(d[listed])
         return d
+
+    def with_stop(self, stop: Sequence[str] | None) -> GenerationSettings:
+        """These settings with the stop sequences of one request (None or empty: unchanged).
+
+        Example:
+            >>> GenerationSettings(model="m").with_stop(["</graph>"]).stop
+            ('</graph>',)
+        """
+        return replace(self, stop=tuple(stop)) if stop else self
+
+    def with_tools(self, tools: Sequence[Mapping[str, Any]] | None) -> GenerationSettings:
+        """These settings with the function-calling tools of one request (None: unchanged).
+
+        Example:
+            >>> spec = {"type": "function", "function": {"name": "f", "parameters": {}}}
+            >>> fields = GenerationSettings(model="m").with_tools([spec]).request_fields()
+            >>> fields["tools"][0]["type"]
+            'function'
+        """
+        return replace(self, tools=tuple(dict(t) for t in tools)) if tools else self
 
     def request_fields(self) -> dict[str, Any]:
         """The sampling fields a request body carries: the set ones only.
@@ -125,6 +157,8 @@ class GenerationSettings:
             "max_completion_tokens": self.max_completion_tokens,
             "top_p": self.top_p,
             "seed": self.seed,
+            "stop": list(self.stop) if self.stop else None,
+            "tools": list(self.tools) if self.tools else None,
         }
         return {k: v for k, v in fields.items() if v is not None}
 
@@ -204,6 +238,25 @@ class GenerationSettings:
             raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p:g}")
 
 
+def apply_stop(text: str, stop: Sequence[str] | None) -> tuple[str, bool]:
+    """Cut ``text`` before the first stop sequence, as a server does.
+
+    For backends that cannot stop generation on a string (a local model, a script).
+
+    Returns:
+        ``(text, stopped)``: the text up to (not including) the earliest stop sequence,
+        and whether one was found.
+
+    Example:
+        >>> apply_stop("<graph>{}</graph><result>made up", ["</graph>", "</answer>"])
+        ('<graph>{}', True)
+        >>> apply_stop("no tags", ["</graph>"])
+        ('no tags', False)
+    """
+    cuts = [i for i in (text.find(s) for s in stop or () if s) if i >= 0]
+    return (text[: min(cuts)], True) if cuts else (text, False)
+
+
 @dataclass(frozen=True)
 class Completion:
     """One model answer.
@@ -217,6 +270,9 @@ class Completion:
         finish_reason: Why generation stopped (``"stop"``, ``"length"``, ...), if known.
         reasoning_tokens: Of ``completion_tokens``, those spent reasoning, when the
             backend reports them (``usage.completion_tokens_details.reasoning_tokens``).
+        tool_calls: Native function calls the model made (``message.tool_calls``), each
+            ``{"id": str, "name": str, "arguments": str}`` (the arguments as the model
+            wrote them: untrusted JSON text).
     """
 
     text: str
@@ -226,6 +282,7 @@ class Completion:
     latency_s: float
     finish_reason: str | None
     reasoning_tokens: int | None = None
+    tool_calls: tuple[dict[str, Any], ...] = ()
 
 
 class ProviderError(ClosureBenchError):

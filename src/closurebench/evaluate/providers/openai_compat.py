@@ -154,7 +154,7 @@ class OpenAICompatProvider:
         return self._client
 
     async def complete(
-        self, messages: list[dict[str, str]], settings: GenerationSettings
+        self, messages: list[dict[str, Any]], settings: GenerationSettings
     ) -> Completion:
         """Send one chat-completions request.
 
@@ -236,6 +236,7 @@ class OpenAICompatProvider:
         )
         return Completion(
             text=text or "",
+            tool_calls=_tool_calls_of(message),
             reasoning=_reasoning_of(message),
             prompt_tokens=_int_or_none(usage.get("prompt_tokens")),
             completion_tokens=_int_or_none(usage.get("completion_tokens")),
@@ -399,6 +400,31 @@ def _int_or_none(value: Any) -> int | None:
 #: The OpenAI error codes of a refused parameter.
 _UNSUPPORTED_CODES = frozenset({"unsupported_parameter", "unsupported_value"})
 _UNSUPPORTED_TEXT = re.compile(r"Unsupported (?:parameter|value): '([A-Za-z_]+)'")
+
+
+def _tool_calls_of(message: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    """The function calls of a message (``tool_calls``), malformed entries skipped.
+
+    Example:
+        >>> _tool_calls_of({"tool_calls": [{"id": "c1", "type": "function",
+        ...     "function": {"name": "graph_tool", "arguments": "{}"}}, "junk"]})
+        ({'id': 'c1', 'name': 'graph_tool', 'arguments': '{}'},)
+    """
+    calls = message.get("tool_calls")
+    out: list[dict[str, Any]] = []
+    for call in calls if isinstance(calls, list) else ():
+        fn = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(fn, dict):
+            continue
+        args = fn.get("arguments")
+        out.append(
+            {
+                "id": str(call.get("id") or f"call_{len(out)}"),
+                "name": str(fn.get("name") or ""),
+                "arguments": args if isinstance(args, str) else json.dumps(args),
+            }
+        )
+    return tuple(out)
 
 
 def unsupported_parameter(body: Any) -> str | None:

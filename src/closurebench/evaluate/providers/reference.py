@@ -7,12 +7,21 @@ bug in the generator, the mode, the sandbox or the scorer.
 * ``oracle-program`` (program modes): answers each instance with its reference program
   (:func:`~closurebench.evaluate.program.oracle_program`) in a fenced block, in the
   mode's language; must reach 100 % strict with every program executed.
+* ``random`` and ``majority`` (``direct``, ``cot``, ``agent``): the chance baselines of
+  :mod:`closurebench.evaluate.chance` (a valid-typed random answer; the train split's
+  most common answer), in the answer form the mode asks for.
+* ``reader`` (``agent`` mode, GRIT): reads the question with the independent reader
+  (:func:`closurebench.surface.grit.reader.read_view`, written apart from the renderer),
+  writes the ``<graph>`` call of the graph it read (names as the question declares
+  them, nodes in the order it lists them), and answers with the tool's value after the
+  ``<result>`` comes back. The offline yardstick of the agent path (must reach 100 %
+  strict, with every graph recovered exactly) and a source of expert trajectories.
 
 Each model is one line of :data:`REFERENCE_MODELS`.
 
 Example:
     >>> sorted(REFERENCE_MODELS)
-    ['oracle-program']
+    ['majority', 'oracle-program', 'random', 'reader']
     >>> is_reference_model("oracle-program"), is_reference_model("gpt-4.1")
     (True, False)
 """
@@ -24,7 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from closurebench.errors import ConfigError
-from closurebench.evaluate.providers.base import GenerationSettings
+from closurebench.evaluate.providers.base import Completion, GenerationSettings
 from closurebench.evaluate.providers.scripted import ScriptedProvider, last_user_message
 
 if TYPE_CHECKING:
@@ -41,22 +50,124 @@ class ReferenceModel:
         name: Its ``--model`` name.
         help: One line for ``--help`` and error messages.
         modes: The modes it answers in.
-        answer: ``(record, mode) -> reply text``.
+        suites: The suites it answers.
+        answer: ``(record, mode, messages) -> reply text``.
     """
 
     name: str
     help: str
     modes: tuple[str, ...]
-    answer: Callable[[AnyInstance, Mode], str]
+    suites: tuple[str, ...]
+    answer: Callable[[AnyInstance, Mode, list[dict[str, str]]], str]
 
 
-def _oracle_program(record: AnyInstance, mode: Mode) -> str:
+def _oracle_program(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
     from closurebench.evaluate.program import oracle_program
 
     language = str(getattr(mode, "language", ""))
     program = oracle_program(record, language).rstrip("\n")
     return f"```{language}\n{program}\n```\n"
 
+
+def reader_call(record: AnyInstance) -> dict[str, Any]:
+    """The tool call the reference agent writes for ``record``: the graph as read back.
+
+    Raises:
+        ConfigError: for a ClosureBench record (the reader agent covers GRIT).
+    """
+    from closurebench.schema import GritInstance
+    from closurebench.surface.grit.reader import read_view
+
+    if not isinstance(record, GritInstance):
+        raise ConfigError(
+            f"{record.id}: --model reader answers GRIT instances; ClosureBench questions "
+            "need several tool calls per category, which it does not write"
+        )
+    view = read_view(str(record.question), str(record.task), str(record.scenario))
+    s, names = view.structure, view.names
+    data: dict[str, dict[str, float | int]] = {name: {} for name in names}
+    for edge in s.edges:
+        u, v = int(edge[0]), int(edge[1])
+        data[names[u]][names[v]] = int(edge[2]) if s.weighted and len(edge) > 2 else 1
+    params: dict[str, Any] = {}
+    for key, value in s.params:
+        if key == "source":
+            params["start"] = names[int(value)]
+        elif key == "target":
+            params["end"] = names[int(value)]
+        else:
+            params[key] = value
+    if view.tie_break is not None:
+        params["order"] = view.tie_break
+    return {
+        "problem_type": str(record.task),
+        "graph": {
+            "type": "adjacency_list",
+            "data": data,
+            "directed": s.directed,
+            "weighted": s.weighted,
+        },
+        "parameters": params,
+    }
+
+
+def _answer_text(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _reader(record: AnyInstance, mode: Mode, messages: list[dict[str, Any]]) -> Any:
+    import json
+
+    from closurebench.tools import run_tool
+
+    call = reader_call(record)
+    native = mode.name == "agent-tools"
+    answered = (
+        messages[-1].get("role") == "tool"
+        if native
+        else (last_user_message(messages).lstrip().startswith("<result>"))
+    )
+    if not answered and native:  # the call as a native function call
+        return Completion(
+            text="<think>I read the graph from the question and call the graph tool.</think>",
+            reasoning=None,
+            prompt_tokens=None,
+            completion_tokens=None,
+            latency_s=0.0,
+            finish_reason="tool_calls",
+            tool_calls=({"id": "call_0", "name": "graph_tool", "arguments": json.dumps(call)},),
+        )
+    if answered:
+        result = run_tool(call)  # deterministic: the same answer as the <result> sent back
+        if not result.ok:
+            return f"<think>The tool failed: {result.text}</think>"
+        return (
+            "<think>The tool returned the result.</think>\n"
+            f"<answer>{_answer_text(result.value)}</answer>"
+        )
+    return (
+        "<think>I read the graph from the question and call the graph tool.</think>\n"
+        f"<graph>{json.dumps(call, ensure_ascii=False)}</graph>"
+    )
+
+
+def _random(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
+    from closurebench.evaluate.chance import chance_reply, random_answer
+
+    return chance_reply(record, random_answer(record), mode.name)
+
+
+def _majority(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
+    from closurebench.evaluate.chance import chance_reply, majority_answer
+
+    return chance_reply(record, majority_answer(record), mode.name)
+
+
+_ANSWER_MODES = ("direct", "cot", "agent")
 
 #: The one table of reference models: ``--model`` name -> model.
 REFERENCE_MODELS: dict[str, ReferenceModel] = {
@@ -66,7 +177,29 @@ REFERENCE_MODELS: dict[str, ReferenceModel] = {
             "oracle-program",
             "each instance's own verified program (program-ein, program-python)",
             ("program-ein", "program-python"),
+            ("closure", "grit"),
             _oracle_program,
+        ),
+        ReferenceModel(
+            "reader",
+            "the independent reader's graph through the graph tool (agent mode, GRIT)",
+            ("agent", "agent-tools"),
+            ("grit",),
+            _reader,
+        ),
+        ReferenceModel(
+            "random",
+            "a valid-typed uniform random answer (chance; direct, cot, agent)",
+            _ANSWER_MODES,
+            ("closure", "grit"),
+            _random,
+        ),
+        ReferenceModel(
+            "majority",
+            "the train split's most common answer of the category or task (direct, cot, agent)",
+            _ANSWER_MODES,
+            ("closure", "grit"),
+            _majority,
         ),
     )
 }
@@ -107,15 +240,22 @@ def reference_provider(
             f"--model {model} answers in {', '.join(ref.modes)}, not in --mode {mode.name}; "
             f"pass --mode {ref.modes[0]}"
         )
+    other = sorted({str(r.suite) for r in instances} - set(ref.suites))
+    if other:
+        raise ConfigError(
+            f"--model {model} answers {', '.join(ref.suites)} instances, not {', '.join(other)}; "
+            "select other data (e.g. --tasks/--categories) or another model"
+        )
     by_question: dict[str, AnyInstance] = {}
     for record in instances:
         by_question.setdefault(str(record.question), record)
 
     def reply(messages: list[dict[str, str]], settings: GenerationSettings) -> Any:
-        question = last_user_message(messages)
+        # the question is the first user message (later ones carry tool results)
+        question = next((m["content"] for m in messages if m.get("role") == "user"), "")
         record = by_question.get(question)
         if record is None:
             raise ConfigError(f"reference model {model!r}: no instance has the question asked")
-        return ref.answer(record, mode)
+        return ref.answer(record, mode, messages)
 
     return ScriptedProvider(reply, name="reference")

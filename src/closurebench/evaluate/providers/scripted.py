@@ -9,7 +9,8 @@ The script is one of:
 
 A reply is a string, a :class:`Completion`, an exception instance (raised), or a
 :class:`ScriptedReply` with a delay, reasoning text or a number of failures before
-it succeeds.
+it succeeds. A request's stop sequences cut a string or :class:`ScriptedReply` text
+as a server would (a :class:`Completion` is returned as given).
 
 Example:
     >>> import asyncio
@@ -37,6 +38,7 @@ from closurebench.evaluate.providers.base import (
     GenerationSettings,
     ProviderError,
     ProviderOptions,
+    apply_stop,
 )
 
 __all__ = [
@@ -238,20 +240,22 @@ class ScriptedProvider:
                         retryable=True,
                         status=503,
                     )
+            text, stopped = apply_stop(reply.text, settings.stop)
             return Completion(
-                text=reply.text,
+                text=text,
                 reasoning=reply.reasoning,
                 prompt_tokens=prompt_tokens,
-                completion_tokens=len(reply.text.split()),
+                completion_tokens=len(text.split()),
                 latency_s=time.perf_counter() - start,
-                finish_reason=reply.finish_reason,
+                finish_reason="stop" if stopped else reply.finish_reason,
             )
         if isinstance(reply, str):
+            text, _ = apply_stop(reply, settings.stop)
             return Completion(
-                text=reply,
+                text=text,
                 reasoning=None,
                 prompt_tokens=prompt_tokens,
-                completion_tokens=len(reply.split()),
+                completion_tokens=len(text.split()),
                 latency_s=time.perf_counter() - start,
                 finish_reason="stop",
             )

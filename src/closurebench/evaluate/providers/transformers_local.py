@@ -21,7 +21,12 @@ import threading
 import time
 from typing import Any
 
-from closurebench.evaluate.providers.base import Completion, GenerationSettings, ProviderError
+from closurebench.evaluate.providers.base import (
+    Completion,
+    GenerationSettings,
+    ProviderError,
+    apply_stop,
+)
 
 __all__ = ["MISSING_EXTRA_MESSAGE", "TransformersProvider", "split_think"]
 
@@ -184,7 +189,10 @@ class TransformersProvider:
         eos = model.generation_config.eos_token_id
         eos_ids = {*(eos if isinstance(eos, list | tuple) else [eos]), tokenizer.eos_token_id}
         ended = n_new > 0 and int(new_tokens[-1]) in eos_ids
-        if n_new >= settings.token_limit:
+        text, stopped = apply_stop(text, settings.stop)
+        if stopped:
+            finish = "stop"  # generation is not stopped on strings: the reply is cut
+        elif n_new >= settings.token_limit:
             finish = "length"
         elif not ended and elapsed >= settings.timeout_s:
             finish = "timeout"  # stopped by max_time: a truncated answer, scored as given
@@ -228,8 +236,16 @@ class TransformersProvider:
 
         Raises:
             ProviderError: On load failure, a missing chat template, or CUDA out of
-                memory (retryable).
+                memory (retryable); a request with native function-calling ``tools``
+                (fatal: use ``--mode agent``, whose tool calls are plain text).
         """
+        if settings.tools:
+            raise ProviderError(
+                "the transformers provider does not parse native tool calls; use --mode "
+                "agent (tool calls as <graph> text) instead of --mode agent-tools",
+                retryable=False,
+                fatal=True,
+            )
         try:
             raw, n_prompt, n_new, finish, latency = await asyncio.to_thread(
                 self._run, messages, settings

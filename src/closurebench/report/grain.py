@@ -1,0 +1,396 @@
+"""GRAIN agent-mode tables: structure recovery, its decomposition, efficiency, episode ends.
+
+An agent-mode result (the model writes ``<graph>`` tool calls, GRAIN §4.2) carries in
+``extra``: ``structure`` — :meth:`~closurebench.scoring.structure.StructureScore.to_json`
+of the *last* graph the model submitted, or null when it never called the tool —
+``rounds`` (model calls), ``tool_calls`` and ``agent_outcome`` (how the episode ended:
+``answered``, ``no_answer``, ``max_rounds``, ``invalid_call``, ...). A result is an agent
+result when its ``extra`` has one of those keys (:func:`is_agent_result`); every table
+here is over the agent results of a run, one row per run that has any (runs without
+are left out), and :func:`grain_tables` returns none when no run has any.
+
+* :func:`grain_structure_table` (GRAIN Table 6): node-F1, weighted edge-F1, mean
+  ``s_inv`` and the exact-graph rate over *all* agent results: an episode without a tool
+  call recovered no structure and counts 0 in each (as the paper's rates are over all
+  2,760 examples); the "Called" column gives the share that submitted a graph.
+* :func:`grain_structure_by_task_table` and :func:`grain_structure_by_size_table`
+  (Table 20, panel A: |V| buckets) break the same down, GRIT only. Table 20's density
+  panel needs the graph's density, which GRIT results do not carry; it is left out.
+* :func:`grain_decomposition_table` (Table 19): share of each class of
+  :data:`~closurebench.scoring.structure.STRUCTURE_CLASSES`, plus "No call".
+* :func:`grain_efficiency_table` (the rounds/tokens/latency comparison of GRAIN Table 4):
+  rounds and tool calls per episode, completion tokens and latency per answer (mean and
+  p90), and accuracy.
+* :func:`grain_episode_table`: how episodes ended (share per ``agent_outcome``).
+
+Accuracy per task, per naming scheme and per form of an agent run is already in the GRIT
+tables every run gets (:func:`~closurebench.report.tables.grit_task_table`,
+:func:`~closurebench.report.tables.grit_naming_table`,
+:func:`~closurebench.report.tables.grit_form_table`); it is not repeated here.
+
+Example:
+    >>> from pathlib import Path
+    >>> from closurebench.report.aggregate import Run
+    >>> ok = {"node_f1": 1.0, "edge_f1": 1.0, "exact": True, "s_inv": 1.0, "cls": "exact"}
+    >>> recs = [{"suite": "grit", "task": "bfs", "outcome": "strict_correct",
+    ...          "extra": {"structure": ok, "rounds": 2, "tool_calls": 1}},
+    ...         {"suite": "grit", "task": "bfs", "outcome": "no_answer",
+    ...          "extra": {"structure": None, "rounds": 4, "tool_calls": 0}}]
+    >>> t = grain_structure_table([Run(Path("."), "m · agent", "m", "agent", recs)])
+    >>> t.header
+    ['Run', 'Node-F1', 'Edge-F1', 's_inv', 'Exact', 'Called', 'N']
+    >>> t.rows[0]
+    ['m · agent', '50.00', '50.00', '0.500', '50.00 [9.45, 90.55]', '50.0', '2']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from closurebench.report.aggregate import (
+    SIZE_BINS,
+    Rate,
+    ReportError,
+    Run,
+    accuracy,
+    bin_label,
+    group_by,
+    latency_stats,
+    percentile,
+    suite_records,
+)
+from closurebench.report.tables import Table, _num
+from closurebench.scoring.structure import (
+    NO_CALL,
+    STRUCTURE_CLASSES,
+    StructureScore,
+    aggregate_structure,
+)
+
+__all__ = [
+    "AGENT_EXTRA_KEYS",
+    "AGENT_OUTCOME_ORDER",
+    "STRUCTURE_HEADERS",
+    "agent_records",
+    "grain_decomposition_table",
+    "grain_efficiency_table",
+    "grain_episode_table",
+    "grain_structure_by_size_table",
+    "grain_structure_by_task_table",
+    "grain_structure_table",
+    "grain_tables",
+    "is_agent_result",
+    "structure_summary",
+]
+
+#: The ``extra`` keys that mark an agent-mode result.
+AGENT_EXTRA_KEYS: tuple[str, ...] = ("structure", "tool_calls", "agent_outcome")
+
+#: Known episode ends, in table order (others follow alphabetically).
+AGENT_OUTCOME_ORDER: tuple[str, ...] = ("answered", "no_answer", "max_rounds", "invalid_call")
+
+#: Column headers of the decomposition classes (GRAIN Table 19's wording).
+STRUCTURE_HEADERS: dict[str, str] = {
+    "exact": "Exact",
+    "parse_failure": "Parse / format failure",
+    "node_mismatch": "Node-set mismatch",
+    "extra_edges": "Extra edges only",
+    "missing_edges": "Missing edges only",
+    "weight_mismatch": "Weight mismatch only",
+    "mixed": "Mixed",
+    NO_CALL: "No call",
+}
+
+
+def is_agent_result(rec: dict[str, Any]) -> bool:
+    """Whether a result record comes from the agent mode (``extra`` has an agent key).
+
+    Example:
+        >>> is_agent_result({"extra": {"structure": None}}), is_agent_result({"extra": {}})
+        (True, False)
+    """
+    extra = rec.get("extra")
+    return isinstance(extra, dict) and any(k in extra for k in AGENT_EXTRA_KEYS)
+
+
+def agent_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The agent-mode results among ``records`` (:func:`is_agent_result`)."""
+    return [r for r in records if is_agent_result(r)]
+
+
+def _score(rec: dict[str, Any], where: str) -> StructureScore | None:
+    data = rec["extra"].get("structure")
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ReportError(f"{where}: result {rec.get('id')!r}: extra.structure is not an object")
+    try:
+        return StructureScore.from_json(data)
+    except ValueError as exc:
+        raise ReportError(f"{where}: result {rec.get('id')!r}: {exc}") from None
+
+
+def structure_summary(records: Sequence[dict[str, Any]], where: str = "results") -> dict[str, Any]:
+    """:func:`~closurebench.scoring.structure.aggregate_structure` of agent results.
+
+    Results whose ``extra.structure`` is null (no tool call) count under ``no_call``.
+
+    Args:
+        records: Agent-mode result records.
+        where: Named in the error message (a run directory).
+
+    Raises:
+        ReportError: a record's ``extra.structure`` is not a structure score.
+
+    Example:
+        >>> s = {"node_f1": 1.0, "edge_f1": 0.5, "exact": False, "s_inv": 0.5,
+        ...      "cls": "missing_edges"}
+        >>> agg = structure_summary([{"extra": {"structure": s}}, {"extra": {"structure": None}}])
+        >>> agg["n"], agg["edge_f1"], agg["shares"]["missing_edges"], agg["counts"]["no_call"]
+        (2, 0.25, 50.0, 1)
+    """
+    scores = [_score(r, where) for r in records]
+    got = [s for s in scores if s is not None]
+    return aggregate_structure(got, no_call=len(scores) - len(got))
+
+
+def _agent_pairs(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str, Any]]]]:
+    out = []
+    for run in runs:
+        recs = agent_records(suite_records(run, suite))
+        if recs:
+            out.append((run, recs))
+    return out
+
+
+def _key(suite: str, name: str) -> str:
+    return f"grain_{name}" if suite == "grit" else f"{suite}_grain_{name}"
+
+
+def _title(suite: str, what: str, table: str) -> str:
+    if suite == "grit":
+        return f"GRAIN: {what} ({table})"
+    name = "ClosureBench" if suite == "closure" else suite
+    return f"{name} agent mode: {what}"
+
+
+def _structure_cells(agg: dict[str, Any]) -> list[str]:
+    """Node-F1, Edge-F1 (%), s_inv, Exact (% with its interval when small), Called (%)."""
+    n = agg["n"]
+    exact = agg["counts"]["exact"]
+    return [
+        _num(100 * agg["node_f1"], 2),
+        _num(100 * agg["edge_f1"], 2),
+        _num(agg["s_inv"], 3),
+        Rate(exact, n).fmt(digits=2),
+        _num(100.0 - agg["shares"][NO_CALL]),
+    ]
+
+
+_STRUCTURE_CAPTION = (
+    "Recovery of the graph the model submitted to the tool (the last call of each episode) "
+    "against the true graph, names aligned through the view's names and aliases: node-F1, "
+    "weighted edge-F1 (an edge matches only with its weight) and the exact-graph rate in %, "
+    "s_inv the mean Jaccard index of the weighted edge tuples. Over all agent results: an "
+    "episode without a tool call counts 0 in each; Called: % of episodes that submitted a "
+    "graph. Brackets: Wilson 95% interval (n < 100)."
+)
+
+
+def grain_structure_table(runs: Sequence[Run], suite: str = "grit") -> Table:
+    """GRAIN Table 6: node-F1, edge-F1, mean ``s_inv`` and exact-graph rate per run."""
+    rows = [
+        [run.label, *_structure_cells(structure_summary(recs, str(run.path))), str(len(recs))]
+        for run, recs in _agent_pairs(runs, suite)
+    ]
+    return Table(
+        _key(suite, "structure"),
+        _title(suite, "structure recovery", "Table 6"),
+        _STRUCTURE_CAPTION,
+        ["Run", "Node-F1", "Edge-F1", "s_inv", "Exact", "Called", "N"],
+        rows,
+    )
+
+
+def grain_structure_by_task_table(runs: Sequence[Run]) -> Table:
+    """Table 6 per GRIT task: one row per run and task."""
+    rows = []
+    for run, recs in _agent_pairs(runs, "grit"):
+        for task, group in group_by(recs, "task").items():
+            agg = structure_summary(group, str(run.path))
+            rows.append([run.label, str(task), *_structure_cells(agg), str(len(group))])
+    return Table(
+        "grain_structure_task",
+        "GRAIN: structure recovery by task",
+        _STRUCTURE_CAPTION,
+        ["Run", "Task", "Node-F1", "Edge-F1", "s_inv", "Exact", "Called", "N"],
+        rows,
+    )
+
+
+def grain_structure_by_size_table(runs: Sequence[Run]) -> Table:
+    """GRAIN Table 20, panel A: structure recovery by |V| bucket, one row per run and bucket."""
+    rows = []
+    for run, recs in _agent_pairs(runs, "grit"):
+        for lo, hi in SIZE_BINS:
+            group = [
+                r
+                for r in recs
+                if isinstance(r.get("n"), int)
+                and not isinstance(r["n"], bool)
+                and lo <= r["n"] <= hi
+            ]
+            if group:
+                agg = structure_summary(group, str(run.path))
+                cells = _structure_cells(agg)
+                rows.append([run.label, bin_label((lo, hi)), str(len(group)), *cells[1:4]])
+    return Table(
+        "grain_structure_size",
+        "GRAIN: structure recovery by |V| (Table 20, panel A)",
+        "Weighted edge-F1 (%), mean s_inv and the exact-graph rate (%) of the submitted "
+        "graphs by number of nodes |V| (GRAIN Table 20's buckets; episodes without a tool "
+        "call count 0). Brackets: Wilson 95% interval (n < 100).",
+        ["Run", "|V|", "N", "Edge-F1", "s_inv", "Exact"],
+        rows,
+    )
+
+
+def grain_decomposition_table(runs: Sequence[Run], suite: str = "grit") -> Table:
+    """GRAIN Table 19: share (%) of each structure class per run, plus "No call"."""
+    keys = [*STRUCTURE_CLASSES, NO_CALL]
+    rows = []
+    for run, recs in _agent_pairs(runs, suite):
+        shares = structure_summary(recs, str(run.path))["shares"]
+        rows.append([run.label, *(_num(shares[k], 2) for k in keys), str(len(recs))])
+    return Table(
+        _key(suite, "decomposition"),
+        _title(suite, "structure error decomposition", "Table 19"),
+        "Share of agent episodes (%) per class of the last submitted graph, first that "
+        "applies: exact; parse or format failure (the graph did not parse); node-set "
+        "mismatch (an unknown, missing or extra node, an isolated node left out included); "
+        "only extra edges; only missing edges; only edge weights differ; mixed edge errors. "
+        "No call: the model never called the tool. Rows sum to 100 up to rounding.",
+        ["Run", *(STRUCTURE_HEADERS[k] for k in keys), "N"],
+        rows,
+    )
+
+
+def _extra_numbers(recs: Sequence[dict[str, Any]], key: str) -> list[float]:
+    out = []
+    for rec in recs:
+        value = rec["extra"].get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            out.append(float(value))
+    return out
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return math.fsum(xs) / len(xs) if xs else math.nan
+
+
+def grain_efficiency_table(runs: Sequence[Run], suite: str = "grit") -> Table:
+    """Rounds, tool calls, completion tokens and latency per agent episode (mean and p90)."""
+    rows = []
+    for run, recs in _agent_pairs(runs, suite):
+        rounds = _extra_numbers(recs, "rounds")
+        calls = _extra_numbers(recs, "tool_calls")
+        tokens = [float((r.get("usage") or {}).get("completion_tokens") or 0) for r in recs]
+        lat_mean, lat_p90 = latency_stats(recs)
+        rows.append(
+            [
+                run.label,
+                _num(_mean(rounds), 2),
+                _num(percentile(rounds, 90), 1),
+                _num(_mean(calls), 2),
+                _num(_mean(tokens), 0),
+                _num(percentile(tokens, 90), 0),
+                _num(lat_mean, 2),
+                _num(lat_p90, 2),
+                accuracy(recs).fmt(ci=False),
+                str(len(recs)),
+            ]
+        )
+    return Table(
+        _key(suite, "efficiency"),
+        _title(suite, "efficiency", "Table 4"),
+        "Per agent episode: model calls (rounds) and tool calls, completion tokens summed "
+        "over the rounds, and latency in seconds (mean and 90th percentile); lenient "
+        "accuracy (%). Rounds and tool calls are over the episodes that record them.",
+        [
+            "Run",
+            "Rounds",
+            "Rounds p90",
+            "Tool calls",
+            "Tok/ans",
+            "Tok/ans p90",
+            "Latency mean (s)",
+            "Latency p90 (s)",
+            "Accuracy",
+            "N",
+        ],
+        rows,
+    )
+
+
+def _outcome_order(value: str) -> tuple[int, str]:
+    if value in AGENT_OUTCOME_ORDER:
+        return (AGENT_OUTCOME_ORDER.index(value), "")
+    return (len(AGENT_OUTCOME_ORDER), value)
+
+
+def grain_episode_table(runs: Sequence[Run], suite: str = "grit") -> Table:
+    """How agent episodes ended: share (%) per ``extra.agent_outcome``, one row per run."""
+    pairs = _agent_pairs(runs, suite)
+
+    def outcome(rec: dict[str, Any]) -> str:
+        value = rec["extra"].get("agent_outcome")
+        return str(value) if value not in (None, "") else "unknown"
+
+    present = sorted({outcome(r) for _, recs in pairs for r in recs}, key=_outcome_order)
+    rows = []
+    for run, recs in pairs:
+        got = [outcome(r) for r in recs]
+        rows.append(
+            [run.label, *(_num(100.0 * got.count(o) / len(got), 1) for o in present), str(len(got))]
+        )
+    return Table(
+        _key(suite, "episodes"),
+        _title(suite, "how episodes ended", "agent outcomes"),
+        "Share of agent episodes (%) by how they ended: answered (an <answer> was given), "
+        "no answer, the round limit reached (max rounds), an invalid tool call ending the "
+        "episode; unknown when the result does not say. Rows sum to 100 up to rounding.",
+        ["Run", *(o.replace("_", " ").capitalize() for o in present), "N"],
+        rows,
+    )
+
+
+def grain_tables(runs: Sequence[Run], suite: str) -> list[Table]:
+    """The GRAIN tables of one suite in report order; ``[]`` when no run has agent results.
+
+    GRIT gets structure recovery (overall, by task when results carry ``task``, by |V|
+    when they carry ``n``), the decomposition, efficiency and episode ends; another
+    suite (ClosureBench) the overall structure, decomposition, efficiency and episode
+    tables.
+
+    Example:
+        >>> from pathlib import Path
+        >>> grain_tables([Run(Path("."), "m", "m", "direct", [{"suite": "grit"}])], "grit")
+        []
+    """
+    pairs = _agent_pairs(runs, suite)
+    if not pairs:
+        return []
+    out = [grain_structure_table(runs, suite)]
+    if suite == "grit":
+        if any(r.get("task") for _, recs in pairs for r in recs):
+            out.append(grain_structure_by_task_table(runs))
+        if any(isinstance(r.get("n"), int) for _, recs in pairs for r in recs):
+            out.append(grain_structure_by_size_table(runs))
+    out += [
+        grain_decomposition_table(runs, suite),
+        grain_efficiency_table(runs, suite),
+        grain_episode_table(runs, suite),
+    ]
+    return out

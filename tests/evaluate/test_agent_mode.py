@@ -1,0 +1,264 @@
+"""The GRAIN agent mode over HTTP with a scripted server, and the reference agent.
+
+Each protocol situation the issue lists is a documented outcome, never a crash: a valid
+call then an answer; invalid JSON; a wrong schema; an unknown problem type; a graph over
+the size limit; too many rounds; ``</answer>`` missing; text after ``</answer>``; two
+``<graph>`` calls in one turn. The fake server ignores ``stop`` (as some servers do), so
+the mode's own cut at the first closing tag is exercised too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai_server import Reply
+from typer.testing import CliRunner
+
+import closurebench
+from closurebench.evaluate.modes.agent import GRAIN_SYSTEM, split_turn
+from closurebench.evaluate.providers.reference import reader_call
+from closurebench.evaluate.records import iter_results
+from closurebench.generate.grit import GritConfig, write_split
+from conftest import EVAL_APP
+
+
+@pytest.fixture(scope="module")
+def grit_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+    """A GRIT test split: 6 graphs (one per task) × 8 views."""
+    out = tmp_path_factory.getbasetemp() / "grit-test-agent"
+    if not (out / "grit-test.jsonl").exists():
+        write_split(GritConfig(split="test", seed=11, count=6, n_max=10), out)
+    path = out / "grit-test.jsonl"
+    return path, closurebench.load_instances(path)
+
+
+def _eval(data: Path, out: Path, *args: str) -> list[dict[str, Any]]:
+    res = CliRunner().invoke(
+        EVAL_APP, [str(data), "--out", str(out), "--no-progress", "--mode", "agent", *args]
+    )
+    assert res.exit_code == 0, res.output
+    return list(iter_results(out / "results.jsonl"))
+
+
+def test_reference_agent_scores_100_with_exact_graphs(
+    grit_data: tuple[Path, list[Any]], tmp_path: Path
+) -> None:
+    data, records = grit_data
+    out = tmp_path / "reader"
+    results = _eval(data, out, "--model", "reader", "--concurrency", "4")
+    assert len(results) == len(records) == 48
+    bad = [(r["id"], r["reason"], r["response"][-300:]) for r in results if not r["strict"]]
+    assert not bad, bad[:2]
+    for r in results:
+        x = r["extra"]
+        assert x["agent_outcome"] == "answered" and x["rounds"] == 2 and x["tool_calls"] == 1
+        assert x["structure"]["cls"] == "exact" and x["s_inv"] == 1.0, (r["id"], x["structure"])
+    run = json.loads((out / "run.json").read_text())
+    assert run["agent"]["stop"] == ["</graph>", "</answer>"]
+
+
+def _record(
+    records: list[Any], task: str = "shortest_path", view: str = "standard/semantic"
+) -> Any:
+    return next(r for r in records if r.task == task and r.view == view)
+
+
+def _one(
+    fake: Any, data: Path, out: Path, record: Any, *steps: Any, default: Any = None
+) -> dict[str, Any]:
+    fake.script(*steps, default=default)
+    (result,) = _eval(
+        data, out, "--model", "m", "--base-url", fake.base_url, "--tasks", str(record.task),
+        "--limit", "1",
+    )  # fmt: skip
+    assert result["id"] == record.id
+    return result
+
+
+def test_agent_protocol_outcomes_over_http(
+    grit_data: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
+) -> None:
+    data, records = grit_data
+    rec = next(r for r in records if r.task == "shortest_path")
+    call = json.dumps(reader_call(rec))
+    answer = f"<think>done</think><answer>{rec.answer}</answer>"
+
+    # 1. a valid call, then the answer
+    r = _one(fake_openai, data, tmp_path / "valid", rec,
+             Reply(f"<think>read</think><graph>{call}</graph>"), Reply(answer))  # fmt: skip
+    x = r["extra"]
+    assert r["outcome"] == "strict_correct" and x["agent_outcome"] == "answered"
+    assert (x["rounds"], x["tool_calls"], x["invalid_calls"]) == (2, 1, 0)
+    assert x["structure"]["cls"] == "exact"
+    sent = fake_openai.chat_requests[-2:]
+    assert sent[0].body["stop"] == ["</graph>", "</answer>"]
+    assert sent[0].body["messages"][0]["content"] == GRAIN_SYSTEM
+    tool_msg = sent[1].body["messages"][-1]
+    assert tool_msg["role"] == "user" and tool_msg["content"].startswith("<result>")
+    assert str(rec.answer) in tool_msg["content"]
+    assert [s["role"] for s in x["trajectory"]] == ["assistant", "tool", "assistant"]
+
+    # 2-5. calls the tool refuses: each answered by an error <result>, the episode goes on
+    bad_calls = {
+        "invalid_json": "<graph>{not json</graph>",
+        "schema": '<graph>{"problem_type": "shortest_path", "graph": {"type": '
+        '"adjacency_list", "data": [], "directed": false, "weighted": true}, '
+        '"parameters": {}}</graph>',
+        "unknown_problem_type": '<graph>{"problem_type": "quantum_walk", "graph": {"type": '
+        '"adjacency_list", "data": {"a": {"b": 1}}, "directed": false, "weighted": true}, '
+        '"parameters": {}}</graph>',
+        "too_large": "<graph>"
+        + json.dumps(
+            {
+                "problem_type": "shortest_path",
+                "graph": {
+                    "type": "adjacency_list",
+                    "data": {f"n{i}": {f"n{i + 1}": 1} for i in range(3000)},
+                    "directed": False,
+                    "weighted": True,
+                },
+                "parameters": {"start": "n0", "end": "n5"},
+            }
+        )
+        + "</graph>",
+    }
+    for kind, text in bad_calls.items():
+        r = _one(fake_openai, data, tmp_path / kind, rec, Reply(text), Reply(answer))
+        x = r["extra"]
+        assert x["calls"][0]["kind"] == kind, (kind, x["calls"])
+        assert x["invalid_calls"] == 1 and r["outcome"] == "strict_correct"
+        result_text = fake_openai.chat_requests[-1].body["messages"][-1]["content"]
+        assert result_text.startswith("<result>") and kind in result_text, result_text[:300]
+        expected_cls = "parse_failure" if kind in ("invalid_json", "schema") else None
+        if expected_cls:
+            assert x["structure"]["cls"] == expected_cls
+
+    # 6. too many rounds: the model never answers
+    r = _one(fake_openai, data, tmp_path / "rounds", rec, default=Reply(f"<graph>{call}</graph>"))
+    x = r["extra"]
+    assert x["agent_outcome"] == "max_rounds" and x["rounds"] == 6
+    assert r["outcome"] == "no_answer" and x["structure"]["cls"] == "exact"
+
+    # 7. </answer> missing (cut by the token limit): the open block is read
+    r = _one(fake_openai, data, tmp_path / "unclosed", rec,
+             Reply(f"<answer>{rec.answer}", finish_reason="length"))  # fmt: skip
+    assert r["outcome"] == "strict_correct" and r["extra"]["agent_outcome"] == "answered"
+    assert r["extra"]["structure"] is None  # no tool call at all
+
+    # 8. text after </answer> (a server that ignored stop): dropped and flagged
+    r = _one(fake_openai, data, tmp_path / "after", rec,
+             Reply(f"{answer} Also <graph>{call}</graph>"))  # fmt: skip
+    assert r["outcome"] == "strict_correct" and r["extra"]["cut_after_stop"] == 1
+    assert r["extra"]["tool_calls"] == 0
+
+    # 9. two <graph> calls in one turn: only the first runs
+    other = json.loads(call)
+    other["problem_type"] = "vertex_cover"
+    r = _one(fake_openai, data, tmp_path / "two", rec,
+             Reply(f"<graph>{call}</graph><graph>{json.dumps(other)}</graph>"),
+             Reply(answer))  # fmt: skip
+    x = r["extra"]
+    assert x["tool_calls"] == 1 and x["calls"][0]["problem_type"] == "shortest_path"
+    assert x["cut_after_stop"] == 1 and r["outcome"] == "strict_correct"
+
+    # 10. no tags at all: no answer, never a crash
+    r = _one(fake_openai, data, tmp_path / "plain", rec, Reply("The answer is 8."))
+    assert r["outcome"] == "no_answer" and r["extra"]["agent_outcome"] == "no_answer"
+
+
+def test_split_turn_cases() -> None:
+    assert split_turn("<graph>{}</graph>tail") == ("<graph>{}</graph>", "graph", True)
+    assert split_turn("<graph>{}", stopped=False) == ("<graph>{}", None, False)
+    assert split_turn("<answer>3") == ("<answer>3</answer>", "answer", False)
+    assert split_turn("<think>hm</think>") == ("<think>hm</think>", None, False)
+    assert split_turn("<answer>1</answer><graph>{}</graph>")[1] == "answer"
+
+
+def test_reader_refuses_closurebench(tmp_path: Path) -> None:
+    closurebench.generate_split("heldout", seed=0, count=26, out=tmp_path / "c")
+    res = CliRunner().invoke(
+        EVAL_APP,
+        [str(tmp_path / "c" / "closure-heldout.jsonl"), "--out", str(tmp_path / "r"),
+         "--no-progress", "--mode", "agent", "--model", "reader"],
+    )  # fmt: skip
+    assert res.exit_code == 1 and "answers grit instances" in res.output
+
+
+def test_agent_on_a_server_that_refuses_stop(
+    grit_data: tuple[Path, list[Any]], tmp_path: Path
+) -> None:
+    """o-series models refuse ``stop``: it is dropped once, recorded, and replies are cut here."""
+    from fake_openai_server import FakeOpenAIServer
+
+    data, records = grit_data
+    rec = next(r for r in records if r.task == "shortest_path")
+    call = json.dumps(reader_call(rec))
+    with FakeOpenAIServer(reasoning_model=True) as fake:
+        fake.script(
+            Reply(f"<graph>{call}</graph><result>invented</result><answer>0</answer>"),
+            Reply(f"<answer>{rec.answer}</answer>"),
+        )
+        out = tmp_path / "strict"
+        (result,) = _eval(
+            data, out, "--model", "o3", "--base-url", fake.base_url, "--tasks", "shortest_path",
+            "--limit", "1", "--temperature", "none", "--max-completion-tokens", "512",
+        )  # fmt: skip
+        bodies = [r.body for r in fake.chat_requests]
+    assert result["outcome"] == "strict_correct", result["reason"]
+    x = result["extra"]
+    assert x["tool_calls"] == 1 and x["cut_after_stop"] == 1
+    assert "stop" in bodies[0] and all("stop" not in b for b in bodies[1:])
+    run = json.loads((out / "run.json").read_text())
+    assert [a["parameter"] for a in run["adaptations"]] == ["stop"]
+
+
+def test_agent_tools_reference_and_native_calls_over_http(
+    grit_data: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
+) -> None:
+    """agent-tools: the graph tool as an OpenAI function; calls answered by tool messages."""
+    data, records = grit_data
+    results = _eval_mode(data, tmp_path / "ref", "agent-tools", "--model", "reader")
+    assert all(r["strict"] for r in results) and len(results) == 48
+    assert all(r["extra"]["structure"]["cls"] == "exact" for r in results)
+
+    rec = next(r for r in records if r.task == "shortest_path")
+    call = json.dumps(reader_call(rec))
+    fake_openai.script(
+        Reply("<think>calling</think>", finish_reason="tool_calls",
+              tool_calls=(("graph_tool", call), ("other_fn", "{}"))),
+        Reply(f"<answer>{rec.answer}</answer>"),
+    )  # fmt: skip
+    (r,) = _eval_mode(
+        data, tmp_path / "http", "agent-tools", "--model", "m", "--base-url",
+        fake_openai.base_url, "--tasks", "shortest_path", "--limit", "1",
+    )  # fmt: skip
+    assert r["outcome"] == "strict_correct"
+    x = r["extra"]
+    assert x["tool_calls"] == 2 and x["invalid_calls"] == 1
+    assert [c["kind"] for c in x["calls"]] == ["ok", "unknown_function"]
+    first, second = (req.body for req in fake_openai.chat_requests[-2:])
+    assert first["tools"][0]["function"]["name"] == "graph_tool" and "stop" not in first
+    tool_msgs = [m for m in second["messages"] if m["role"] == "tool"]
+    assert [m["tool_call_id"] for m in tool_msgs] == ["call_0", "call_1"]
+    assert str(rec.answer) in tool_msgs[0]["content"]
+    assert "unknown_function" in tool_msgs[1]["content"]
+    assert second["messages"][2]["tool_calls"][0]["function"]["name"] == "graph_tool"
+
+
+def _eval_mode(data: Path, out: Path, mode: str, *args: str) -> list[dict[str, Any]]:
+    res = CliRunner().invoke(
+        EVAL_APP, [str(data), "--out", str(out), "--no-progress", "--mode", mode, *args]
+    )
+    assert res.exit_code == 0, res.output
+    return list(iter_results(out / "results.jsonl"))
+
+
+def test_reference_agent_on_ood_views(tmp_path: Path) -> None:
+    """OOD scenarios and unseen names: the reader's graphs are still exact."""
+    path, _, _ = write_split(GritConfig(split="ood", seed=4, count=6, n_max=12), tmp_path / "d")
+    results = _eval(path, tmp_path / "r", "--model", "reader", "--concurrency", "4")
+    assert len(results) == 48 and all(r["strict"] for r in results)
+    assert {r["extra"]["structure"]["cls"] for r in results} == {"exact"}
