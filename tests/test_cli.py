@@ -41,7 +41,8 @@ def test_quickstart_agrees_on_every_route(tmp_path: Path) -> None:
         assert "Transitive closure of a 5,000-node digraph" in result.stdout
         # the reference programs (in the sandbox) and the reference agent scored 100 %
         for run in ("closure-oracle-program-program-ein", "closure-oracle-program-program-python",
-                    "grit-oracle-program-program-python", "grit-reader-agent"):  # fmt: skip
+                    "grit-oracle-program-program-python", "grit-reader-agent",
+                    "closure-reader-agent"):  # fmt: skip
             summary = json.loads(
                 (tmp_path / f"seed{seed}" / "runs" / run / "summary.json").read_text()
             )

@@ -177,14 +177,19 @@ def test_split_turn_cases() -> None:
     assert split_turn("<answer>1</answer><graph>{}</graph>")[1] == "answer"
 
 
-def test_reader_refuses_closurebench(tmp_path: Path) -> None:
-    closurebench.generate_split("heldout", seed=0, count=26, out=tmp_path / "c")
-    res = CliRunner().invoke(
-        EVAL_APP,
-        [str(tmp_path / "c" / "closure-heldout.jsonl"), "--out", str(tmp_path / "r"),
-         "--no-progress", "--mode", "agent", "--model", "reader"],
-    )  # fmt: skip
-    assert res.exit_code == 1 and "answers grit instances" in res.output
+@pytest.mark.parametrize("mode", ["agent", "agent-tools"])
+def test_reference_agent_on_closurebench_plans(mode: str, tmp_path: Path) -> None:
+    """Every category's plan of tool calls reaches the reference answer, graph exact."""
+    closurebench.generate_split("heldout", seed=0, count=78, out=tmp_path / "c")
+    data = tmp_path / "c" / "closure-heldout.jsonl"
+    results = _eval_mode(data, tmp_path / "r", mode, "--model", "reader", "--concurrency", "4")
+    assert len(results) == 78 and len({r["category"] for r in results}) == 26
+    bad = [(r["category"], r["reason"], r["response"][-200:]) for r in results if not r["strict"]]
+    assert not bad, bad[:2]
+    assert {r["extra"]["structure"]["cls"] for r in results} == {"exact"}
+    assert max(r["extra"]["rounds"] for r in results) <= 6
+    cousin = next(r for r in results if r["category"] == "cousin")
+    assert cousin["extra"]["tool_calls"] >= 1
 
 
 def test_agent_on_a_server_that_refuses_stop(

@@ -203,6 +203,10 @@ def test_directed_primitives_by_hand() -> None:
     desc_a = ok(HAND_CALLS["descendants"])
     assert desc_a.value == ["b", "c", "d", "e"]  # a excluded although it is on a cycle
     assert "never counted" in desc_a.text
+    assert ok(HAND_CALLS["successors"]).value == ["a", "d"]
+    assert ok(HAND_CALLS["predecessors"]).value == ["c", "f"]
+    assert ok(make_call("parents", DIGRAPH, directed=True, node="a")).value == ["c"]
+    assert ok(make_call("children", DIGRAPH, directed=True, node="b")).value == ["c"]
 
 
 def test_undirected_primitives() -> None:

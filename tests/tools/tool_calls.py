@@ -98,6 +98,8 @@ HAND_CALLS: dict[str, dict[str, Any]] = {
     ),
     "ancestors": make_call("ancestors", DIGRAPH, directed=True, node="d"),
     "descendants": make_call("descendants", DIGRAPH, directed=True, node="a"),
+    "successors": make_call("successors", DIGRAPH, directed=True, node="c"),
+    "predecessors": make_call("predecessors", DIGRAPH, directed=True, node="d"),
     "minimum_spanning_tree": make_call("minimum_spanning_tree", ROADS, weighted=True),
     "topological_sort": make_call(
         "topological_sort", {"b": ["a"], "c": [], "a": []}, directed=True

@@ -244,3 +244,22 @@ def test_unloadable_model_names_the_fix(tmp_path: Path) -> None:
             provider.complete([{"role": "user", "content": "hi"}], GenerationSettings(model="x"))
         )
     assert "--model" in str(info.value)
+
+
+def test_stop_sequences_cut_local_generations_and_native_tools_are_refused(
+    tiny_models: dict[str, Path],
+) -> None:
+    """A local model cannot stop on a string: its text is cut as a server would cut it."""
+    provider = make_provider("transformers", model_path=str(tiny_models["raw"]), device="cpu")
+    messages = [{"role": "user", "content": "Is there a path?"}]
+    base = GenerationSettings(model="tiny", temperature=1.0, max_tokens=16, seed=3)
+    full = asyncio.run(provider.complete(messages, base)).text
+    assert len(full) > 2
+    stop = full[1:3]  # a string the seeded generation is known to contain
+    cut = asyncio.run(provider.complete(messages, base.with_stop([stop])))
+    assert cut.text == full[: full.index(stop)] and cut.finish_reason == "stop"
+    spec = {"type": "function", "function": {"name": "graph_tool", "parameters": {}}}
+    with pytest.raises(ProviderError, match="--mode agent") as info:
+        asyncio.run(provider.complete(messages, base.with_tools([spec])))
+    assert info.value.fatal
+    asyncio.run(provider.aclose())

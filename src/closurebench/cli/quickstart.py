@@ -178,6 +178,7 @@ _RUNS: tuple[tuple[str, str, str], ...] = (
         for model in ("random", "majority")
         for mode in ("direct", "cot", "agent")
     ),
+    ("closure", "reader", "agent"),
     ("grit", "reader", "agent"),
     ("closure", "oracle-program", "program-ein"),
     ("closure", "oracle-program", "program-python"),

@@ -38,10 +38,12 @@ __all__ = [
     "in_degree",
     "minimum_spanning_tree",
     "out_degree",
+    "predecessors",
     "reachability",
     "reachable_set",
     "scc",
     "shortest_path",
+    "successors",
     "topological_sort",
     "triangle_count",
     "tsp",
@@ -312,12 +314,16 @@ def scc(
 
 
 def triangle_count(
-    graph: dict[str, Any], directed: bool = False, weighted: bool = False
+    graph: dict[str, Any],
+    within: list[str] | None = None,
+    directed: bool = False,
+    weighted: bool = False,
 ) -> dict[str, Any]:
     """Number of triangles (three pairwise adjacent nodes) of an undirected graph.
 
     Args:
         graph: Adjacency list.
+        within: Count only triangles among these nodes (the induced subgraph); None for all.
         directed: Whether edges are directed (directions are ignored).
         weighted: Ignored.
 
@@ -325,10 +331,11 @@ def triangle_count(
         ``value``: the triangle count.
 
     Example:
-        >>> triangle_count({"a": ["b", "c", "d"], "b": ["c", "d"], "c": ["d"]})["value"]
-        4
+        >>> k4 = {"a": ["b", "c", "d"], "b": ["c", "d"], "c": ["d"]}
+        >>> triangle_count(k4)["value"], triangle_count(k4, ["a", "b", "c"])["value"]
+        (4, 1)
     """
-    return _call("triangle_count", graph, directed, weighted)
+    return _call("triangle_count", graph, directed, weighted, within=within)
 
 
 def ancestors(
@@ -371,6 +378,48 @@ def descendants(
         ['b']
     """
     return _call("descendants", graph, directed, weighted, node=node)
+
+
+def successors(
+    graph: dict[str, Any], node: str, directed: bool = True, weighted: bool = False
+) -> dict[str, Any]:
+    """Nodes one edge away from ``node`` (its out-neighbors; kinship: its children).
+
+    Args:
+        graph: Adjacency list.
+        node: The node asked about.
+        directed: Whether edges are one way (else these are all neighbors).
+        weighted: Ignored.
+
+    Returns:
+        ``value``: the successors, in node order.
+
+    Example:
+        >>> successors({"a": ["b", "c"], "b": ["c"]}, "a")["value"]
+        ['b', 'c']
+    """
+    return _call("successors", graph, directed, weighted, node=node)
+
+
+def predecessors(
+    graph: dict[str, Any], node: str, directed: bool = True, weighted: bool = False
+) -> dict[str, Any]:
+    """Nodes with an edge into ``node`` (its in-neighbors; kinship: its parents).
+
+    Args:
+        graph: Adjacency list.
+        node: The node asked about.
+        directed: Whether edges are one way (else these are all neighbors).
+        weighted: Ignored.
+
+    Returns:
+        ``value``: the predecessors, in node order.
+
+    Example:
+        >>> predecessors({"a": ["b", "c"], "b": ["c"]}, "c")["value"]
+        ['a', 'b']
+    """
+    return _call("predecessors", graph, directed, weighted, node=node)
 
 
 def minimum_spanning_tree(
@@ -474,6 +523,8 @@ FUNCTIONS: dict[str, Callable[..., dict[str, Any]]] = {
     "triangle_count": triangle_count,
     "ancestors": ancestors,
     "descendants": descendants,
+    "successors": successors,
+    "predecessors": predecessors,
     "minimum_spanning_tree": minimum_spanning_tree,
     "topological_sort": topological_sort,
     "connectivity": connectivity,

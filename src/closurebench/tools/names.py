@@ -57,6 +57,8 @@ PROBLEM_TYPES: tuple[str, ...] = (
     "triangle_count",
     "ancestors",
     "descendants",
+    "successors",
+    "predecessors",
     "minimum_spanning_tree",
     "topological_sort",
     "connectivity",
@@ -65,6 +67,13 @@ PROBLEM_TYPES: tuple[str, ...] = (
 
 #: Other spellings (normalised) -> (canonical type, parameters the spelling implies).
 PROBLEM_SYNONYMS: dict[str, tuple[str, dict[str, str]]] = {
+    # successors / predecessors (one step; kinship: children / parents)
+    "children": ("successors", {}),
+    "out_neighbors": ("successors", {}),
+    "out_neighbours": ("successors", {}),
+    "parents": ("predecessors", {}),
+    "in_neighbors": ("predecessors", {}),
+    "in_neighbours": ("predecessors", {}),
     # shortest_path
     "shortest_path_length": ("shortest_path", {}),
     "shortest_paths": ("shortest_path", {}),
@@ -152,7 +161,8 @@ PROBLEM_SYNONYMS: dict[str, tuple[str, dict[str, str]]] = {
 PARAM_SYNONYMS: dict[str, tuple[str, ...]] = {
     "start": ("start", "source", "from", "origin", "start_node", "source_node", "root"),
     "end": ("end", "target", "to", "destination", "end_node", "target_node", "goal"),
-    "node": ("node", "vertex", "query_node"),
+    "node": ("node", "vertex", "query_node", "nodes"),
+    "within": ("within", "among", "subset", "restrict_to"),
     "measure": ("measure", "centrality", "metric", "centrality_type", "kind"),
     "order": ("order", "neighbor_order", "neighbour_order", "tie_break", "ordering"),
     "algorithm": ("algorithm", "method"),

@@ -721,15 +721,37 @@ def _scc(ctx: Context) -> Answer:
     )
 
 
+def _within(ctx: Context) -> set[int] | None:
+    """The node ids of the optional ``within`` list (triangles among those nodes only)."""
+    found = ctx.param("within")
+    if found is None:
+        return None
+    key, values = found
+    if not isinstance(values, list) or not values:
+        raise ToolError(
+            "bad_parameter",
+            f"parameters.{key} must be a non-empty list of node names",
+            path=f"parameters.{key}",
+            expected="a list of node names",
+            got=describe(values),
+            fix=f'write "{key}": ["A", "B", "C"], or leave it out to count in the whole graph',
+        )
+    return {
+        ctx.index[match_node(v, ctx.names, f"parameters.{key}[{i}]")] for i, v in enumerate(values)
+    }
+
+
 def _triangle_count(ctx: Context) -> Answer:
+    within = _within(ctx)
+    pairs = [(u, v) for u, v in ctx.pairs() if within is None or (u in within and v in within)]
     adj = [0] * ctx.n
-    for u, v in ctx.pairs():
+    for u, v in pairs:
         adj[u] |= 1 << v
         adj[v] |= 1 << u
     triangles: list[tuple[int, int, int]] = []
     count = 0
     per_node = [0] * ctx.n
-    for u, v in ctx.pairs():
+    for u, v in pairs:
         common = adj[u] & adj[v] & ~((1 << (v + 1)) - 1)
         while common:
             low = common & -common
@@ -742,6 +764,8 @@ def _triangle_count(ctx: Context) -> Answer:
                 triangles.append((u, v, w))
     listed = ["{" + names(ctx.name_list(t)) + "}" for t in triangles[:20]]
     lines = [f"Triangles: {count}"]
+    if within is not None:
+        lines.append(f"Counted among: {names(ctx.name_list(sorted(within)))}")
     if listed:
         more = f" … ({count - 20} more)" if count > 20 else ""
         lines.append(f"Listed: {'; '.join(listed)}{more}")
@@ -780,6 +804,46 @@ def _kin(ctx: Context, up: bool) -> Answer:
         lines,
         "BFS",
         ("bfs", "dfs", "breadthfirstsearch", "depthfirstsearch", "transitiveclosure"),
+        notes,
+    )
+
+
+def _adjacent(ctx: Context, up: bool) -> Answer:
+    """One-step neighbours of a node, or the union over a list of nodes (``"node": [...]``)."""
+    given = ctx.call.params.get("node") or ctx.call.params.get("start")
+    if given is not None and isinstance(given[1], list):
+        ctx.param("node"), ctx.param("start")  # mark both as used
+        key, values = given
+        if not values:
+            raise ToolError(
+                "bad_parameter",
+                f"parameters.{key} is an empty list",
+                path=f"parameters.{key}",
+                expected="a node name or a non-empty list of node names",
+                got="[]",
+                fix=f'write "{key}": "<node name>" or a list of names',
+            )
+        nodes = sorted(
+            {
+                ctx.index[match_node(v, ctx.names, f"parameters.{key}[{i}]")]
+                for i, v in enumerate(values)
+            }
+        )
+    else:
+        nodes = [_req(ctx.node("node", fallback="start"))]
+    adj = ctx.in_adj if up else ctx.out_adj
+    found = ctx.name_list(sorted({j for i in nodes for j in adj[i]}))
+    what = "Predecessors" if up else "Successors"
+    a = names(ctx.name_list(nodes))
+    edge = f"an edge into {a}" if up else f"an edge from {a}"
+    notes = [] if ctx.directed else [f"the graph is undirected: both are {a}'s neighbors"]
+    return Answer(
+        f"{what} (of {a})",
+        found,
+        {"nodes_asked": ctx.name_list(nodes), "nodes": found, "count": len(found)},
+        [f"{what} of {a} ({len(found)}): {names(found)}", f"Nodes with {edge}, one step"],
+        "adjacency",
+        ("adjacency", "neighbors", "neighbours", "lookup"),
         notes,
     )
 
@@ -1034,9 +1098,11 @@ PROBLEMS: dict[str, ProblemSpec] = {
         _spec("out_degree", lambda c: _degree(c, False), "node start", "out-degree"),
         _spec("in_degree", lambda c: _degree(c, True), "node start", "in-degree"),
         _spec("scc", _scc, "node start", "strongly connected components"),
-        _spec("triangle_count", _triangle_count, "", "number of triangles (undirected)"),
+        _spec("triangle_count", _triangle_count, "within", "number of triangles (undirected)"),
         _spec("ancestors", lambda c: _kin(c, True), "node start", "nodes that reach the node"),
         _spec("descendants", lambda c: _kin(c, False), "node start", "nodes the node reaches"),
+        _spec("successors", lambda c: _adjacent(c, False), "node start", "one-step out-neighbors"),
+        _spec("predecessors", lambda c: _adjacent(c, True), "node start", "one-step in-neighbors"),
         _spec("minimum_spanning_tree", _mst, "", "minimum spanning tree or forest (Kruskal)"),
         _spec("topological_sort", _topological_sort, "order", "topological order of a DAG"),
         _spec("connectivity", _connectivity, "", "connected? components (weak and strong)"),

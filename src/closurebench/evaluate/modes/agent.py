@@ -207,8 +207,11 @@ def _count(ep: _Episode, completion: Completion) -> None:
     ep.finish_reason = completion.finish_reason
 
 
-def _note_call(ep: _Episode, result: Any) -> None:
-    """Record one tool call (and the graph it submitted, when it parsed)."""
+async def _call_tool(ep: _Episode, payload: str) -> str:
+    """Run one tool call off the event loop, record it, and return its ``<result>`` text."""
+    from closurebench.tools import run_tool
+
+    result = await asyncio.get_running_loop().run_in_executor(None, run_tool, payload)
     ep.any_call = True
     if result.graph is not None:
         ep.last_graph = result.graph
@@ -222,9 +225,7 @@ def _note_call(ep: _Episode, result: Any) -> None:
             "seconds": round(result.seconds, 4),
         }
     )
-
-
-def _cut(text: str) -> str:
+    text = result.text
     return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "\n[... cut ...]"
 
 
@@ -265,40 +266,44 @@ class AgentMode(Mode):
             The output; ``response`` is the whole trajectory as one text, ``extra`` holds
             the trajectory, rounds, tool calls, ``agent_outcome`` and ``structure``.
         """
-        from closurebench.tools import run_tool
-
         messages: list[Message] = self.messages(record)
         ep = _Episode()
-        outcome = "no_answer"
-        answer_turn: str | None = None
-        loop = asyncio.get_running_loop()
         while True:
             if ep.rounds >= self.max_rounds:
-                outcome = "max_rounds"
-                break
+                return self._output(record, ep, "max_rounds", None)
             if ep.completion_tokens >= self.max_completion_tokens:
-                outcome = "token_limit"
-                break
-            completion = await complete(messages, stop=STOP)
-            _count(ep, completion)
-            turn, kind, cut = split_turn(
-                completion.text or "", stopped=completion.finish_reason == "stop"
+                return self._output(record, ep, "token_limit", None)
+            messages, end = await self._turn(ep, messages, complete)
+            if end is not None:
+                return self._output(record, ep, *end)
+
+    async def _turn(
+        self, ep: _Episode, messages: list[Message], complete: CompleteFn
+    ) -> tuple[list[Message], tuple[str, str | None] | None]:
+        """One model call and what follows it: the messages to go on with, or the end.
+
+        Returns:
+            ``(messages, None)`` to call the model again, or ``(messages, (outcome,
+            answer turn or None))`` when the episode ends.
+        """
+        completion = await complete(messages, stop=STOP)
+        _count(ep, completion)
+        turn, kind, cut = split_turn(
+            completion.text or "", stopped=completion.finish_reason == "stop"
+        )
+        ep.cut += cut
+        ep.trajectory.append({"role": "assistant", "text": turn})
+        messages = [*messages, {"role": "assistant", "content": turn}]
+        if kind == "answer":
+            return messages, ("answered", turn)
+        if kind != "graph":
+            return messages, (
+                "truncated" if completion.finish_reason == "length" else "no_answer",
+                None,
             )
-            ep.cut += cut
-            ep.trajectory.append({"role": "assistant", "text": turn})
-            messages = [*messages, {"role": "assistant", "content": turn}]
-            if kind == "answer":
-                outcome, answer_turn = "answered", turn
-                break
-            if kind != "graph":
-                outcome = "truncated" if completion.finish_reason == "length" else "no_answer"
-                break
-            result = await loop.run_in_executor(None, run_tool, _graph_payload(turn))
-            _note_call(ep, result)
-            text = f"<result>\n{_cut(result.text)}\n</result>"
-            ep.trajectory.append({"role": "tool", "text": text})
-            messages = [*messages, {"role": "user", "content": text}]
-        return self._output(record, ep, outcome, answer_turn)
+        text = f"<result>\n{await _call_tool(ep, _graph_payload(turn))}\n</result>"
+        ep.trajectory.append({"role": "tool", "text": text})
+        return [*messages, {"role": "user", "content": text}], None
 
     def _output(
         self, record: AnyInstance, ep: _Episode, outcome: str, answer_turn: str | None
@@ -385,68 +390,45 @@ class AgentToolsMode(AgentMode):
         Suite.GRIT: GRAIN_TOOLS_SYSTEM,
     }
 
-    async def run(self, record: AnyInstance, complete: CompleteFn) -> ModeOutput:
-        """Run one function-calling episode and score its answer (see :class:`AgentMode`)."""
-        from closurebench.tools import run_tool
-
-        tools = [graph_tool_spec()]
-        messages: list[Message] = self.messages(record)
-        ep = _Episode()
-        outcome = "no_answer"
-        answer_turn: str | None = None
-        loop = asyncio.get_running_loop()
-        while True:
-            if ep.rounds >= self.max_rounds:
-                outcome = "max_rounds"
-                break
-            if ep.completion_tokens >= self.max_completion_tokens:
-                outcome = "token_limit"
-                break
-            completion = await complete(messages, tools=tools)
-            _count(ep, completion)
-            text = completion.text or ""
-            calls = list(completion.tool_calls)
-            if not calls:
-                turn, kind, cut = split_turn(text)
-                ep.cut += cut
-                ep.trajectory.append({"role": "assistant", "text": turn})
-                if kind == "answer":
-                    outcome, answer_turn = "answered", turn
-                elif completion.finish_reason == "length":
-                    outcome = "truncated"
-                break
-            ep.trajectory.append({"role": "assistant", "text": text, "tool_calls": calls})
-            messages = [
-                *messages,
-                {
-                    "role": "assistant",
-                    "content": text or None,
-                    "tool_calls": [
-                        {
-                            "id": c["id"],
-                            "type": "function",
-                            "function": {"name": c["name"], "arguments": c["arguments"]},
-                        }
-                        for c in calls
-                    ],
-                },
-            ]
-            for c in calls:
-                if c["name"] != GRAPH_TOOL_NAME:
-                    result_text = (
-                        f"Error (unknown_function): there is no function {c['name']!r}; call "
-                        f"{GRAPH_TOOL_NAME}"
-                    )
-                    ep.calls.append(
-                        {"problem_type": None, "kind": "unknown_function", "ok": False,
-                         "seconds": 0.0}
-                    )  # fmt: skip
-                else:
-                    result = await loop.run_in_executor(None, run_tool, c["arguments"])
-                    _note_call(ep, result)
-                    result_text = _cut(result.text)
-                ep.trajectory.append(
-                    {"role": "tool", "text": f"<result>\n{result_text}\n</result>"}
+    async def _turn(
+        self, ep: _Episode, messages: list[Message], complete: CompleteFn
+    ) -> tuple[list[Message], tuple[str, str | None] | None]:
+        """One model call offering the tool; run every function call it makes."""
+        completion = await complete(messages, tools=[graph_tool_spec()])
+        _count(ep, completion)
+        text = completion.text or ""
+        calls = list(completion.tool_calls)
+        if not calls:
+            turn, kind, cut = split_turn(text)
+            ep.cut += cut
+            ep.trajectory.append({"role": "assistant", "text": turn})
+            if kind == "answer":
+                return messages, ("answered", turn)
+            return messages, (
+                "truncated" if completion.finish_reason == "length" else "no_answer",
+                None,
+            )
+        ep.trajectory.append({"role": "assistant", "text": text, "tool_calls": calls})
+        asked = [
+            {
+                "id": c["id"],
+                "type": "function",
+                "function": {"name": c["name"], "arguments": c["arguments"]},
+            }
+            for c in calls
+        ]
+        messages = [*messages, {"role": "assistant", "content": text or None, "tool_calls": asked}]
+        for c in calls:
+            if c["name"] == GRAPH_TOOL_NAME:
+                result_text = await _call_tool(ep, c["arguments"])
+            else:
+                result_text = (
+                    f"Error (unknown_function): there is no function {c['name']!r}; call "
+                    f"{GRAPH_TOOL_NAME}"
                 )
-                messages.append({"role": "tool", "tool_call_id": c["id"], "content": result_text})
-        return self._output(record, ep, outcome, answer_turn)
+                ep.calls.append(
+                    {"problem_type": None, "kind": "unknown_function", "ok": False, "seconds": 0.0}
+                )
+            ep.trajectory.append({"role": "tool", "text": f"<result>\n{result_text}\n</result>"})
+            messages.append({"role": "tool", "tool_call_id": c["id"], "content": result_text})
+        return messages, None

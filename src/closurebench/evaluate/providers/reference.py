@@ -10,12 +10,13 @@ bug in the generator, the mode, the sandbox or the scorer.
 * ``random`` and ``majority`` (``direct``, ``cot``, ``agent``): the chance baselines of
   :mod:`closurebench.evaluate.chance` (a valid-typed random answer; the train split's
   most common answer), in the answer form the mode asks for.
-* ``reader`` (``agent`` mode, GRIT): reads the question with the independent reader
-  (:func:`closurebench.surface.grit.reader.read_view`, written apart from the renderer),
-  writes the ``<graph>`` call of the graph it read (names as the question declares
-  them, nodes in the order it lists them), and answers with the tool's value after the
-  ``<result>`` comes back. The offline yardstick of the agent path (must reach 100 %
-  strict, with every graph recovered exactly) and a source of expert trajectories.
+* ``reader`` (``agent`` and ``agent-tools``, both suites): reads the question with the
+  independent reader (written apart from the renderer), writes the ``<graph>`` call of
+  the graph it read (names as the question declares them, nodes in the order it lists
+  them) and answers from the tool's results: GRIT in one call; ClosureBench by the
+  category's plan of calls (:mod:`closurebench.evaluate.reference_agent`). The offline
+  yardstick of the agent path (must reach 100 % strict, with every graph recovered
+  exactly) and a source of expert trajectories.
 
 Each model is one line of :data:`REFERENCE_MODELS`.
 
@@ -28,13 +29,14 @@ Example:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from closurebench.errors import ConfigError
 from closurebench.evaluate.providers.base import Completion, GenerationSettings
-from closurebench.evaluate.providers.scripted import ScriptedProvider, last_user_message
+from closurebench.evaluate.providers.scripted import ScriptedProvider
 
 if TYPE_CHECKING:
     from closurebench.evaluate.modes.base import AnyInstance, Mode
@@ -70,18 +72,19 @@ def _oracle_program(record: AnyInstance, mode: Mode, messages: list[dict[str, st
 
 
 def reader_call(record: AnyInstance) -> dict[str, Any]:
-    """The tool call the reference agent writes for ``record``: the graph as read back.
+    """The tool call the reference agent writes for a GRIT ``record``: the graph as read back.
 
     Raises:
-        ConfigError: for a ClosureBench record (the reader agent covers GRIT).
+        ConfigError: for a ClosureBench record (its calls follow the category's plan:
+            :func:`closurebench.evaluate.reference_agent.closure_step`).
     """
     from closurebench.schema import GritInstance
     from closurebench.surface.grit.reader import read_view
 
     if not isinstance(record, GritInstance):
         raise ConfigError(
-            f"{record.id}: --model reader answers GRIT instances; ClosureBench questions "
-            "need several tool calls per category, which it does not write"
+            f"{record.id}: reader_call builds GRIT calls; a ClosureBench question's calls "
+            "come from closurebench.evaluate.reference_agent.closure_step"
         )
     view = read_view(str(record.question), str(record.task), str(record.scenario))
     s, names = view.structure, view.names
@@ -119,40 +122,59 @@ def _answer_text(value: Any) -> str:
     return str(value)
 
 
-def _reader(record: AnyInstance, mode: Mode, messages: list[dict[str, Any]]) -> Any:
-    import json
+def _tool_results_so_far(mode: Mode, messages: list[dict[str, Any]]) -> int:
+    """How many tool results the conversation holds (``<result>`` turns or tool messages)."""
+    if mode.name == "agent-tools":
+        return sum(1 for m in messages if m.get("role") == "tool")
+    return sum(
+        1
+        for m in messages[2:]
+        if m.get("role") == "user" and str(m.get("content", "")).lstrip().startswith("<result>")
+    )
 
+
+def _next_move(record: AnyInstance, done: int) -> tuple[dict[str, Any] | None, Any]:
+    """The reference agent's next ``(call, None)`` or ``(None, answer)`` after ``done`` calls.
+
+    GRIT: one call with the graph the reader recovered, then the tool's value. ClosureBench:
+    the category's plan (:mod:`closurebench.evaluate.reference_agent`), its earlier calls
+    re-run (the tool is deterministic: the same results the conversation holds).
+    """
+    from closurebench.schema import GritInstance
     from closurebench.tools import run_tool
 
-    call = reader_call(record)
-    native = mode.name == "agent-tools"
-    answered = (
-        messages[-1].get("role") == "tool"
-        if native
-        else (last_user_message(messages).lstrip().startswith("<result>"))
-    )
-    if not answered and native:  # the call as a native function call
+    if isinstance(record, GritInstance):
+        call = reader_call(record)
+        return (call, None) if done == 0 else (None, _answer_text(run_tool(call).value))
+    from closurebench.evaluate.reference_agent import closure_step
+
+    results: list[Any] = []
+    step = closure_step(record, results)
+    while len(results) < done and step.call is not None:
+        results.append(run_tool(step.call))
+        step = closure_step(record, results)
+    if step.call is not None:
+        return step.call, None
+    return None, json.dumps(step.answer, ensure_ascii=False)
+
+
+def _reader(record: AnyInstance, mode: Mode, messages: list[dict[str, Any]]) -> Any:
+    call, answer = _next_move(record, _tool_results_so_far(mode, messages))
+    think = "<think>I read the graph from the question and call the graph tool.</think>"
+    if call is None:
+        return f"<think>The tool gave what I need.</think>\n<answer>{answer}</answer>"
+    if mode.name == "agent-tools":  # the call as a native function call
+        n = _tool_results_so_far(mode, messages)
         return Completion(
-            text="<think>I read the graph from the question and call the graph tool.</think>",
+            text=think,
             reasoning=None,
             prompt_tokens=None,
             completion_tokens=None,
             latency_s=0.0,
             finish_reason="tool_calls",
-            tool_calls=({"id": "call_0", "name": "graph_tool", "arguments": json.dumps(call)},),
+            tool_calls=({"id": f"call_{n}", "name": "graph_tool", "arguments": json.dumps(call)},),
         )
-    if answered:
-        result = run_tool(call)  # deterministic: the same answer as the <result> sent back
-        if not result.ok:
-            return f"<think>The tool failed: {result.text}</think>"
-        return (
-            "<think>The tool returned the result.</think>\n"
-            f"<answer>{_answer_text(result.value)}</answer>"
-        )
-    return (
-        "<think>I read the graph from the question and call the graph tool.</think>\n"
-        f"<graph>{json.dumps(call, ensure_ascii=False)}</graph>"
-    )
+    return f"{think}\n<graph>{json.dumps(call, ensure_ascii=False)}</graph>"
 
 
 def _random(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
@@ -182,9 +204,9 @@ REFERENCE_MODELS: dict[str, ReferenceModel] = {
         ),
         ReferenceModel(
             "reader",
-            "the independent reader's graph through the graph tool (agent mode, GRIT)",
+            "the independent reader's graph through the graph tool (agent modes)",
             ("agent", "agent-tools"),
-            ("grit",),
+            ("closure", "grit"),
             _reader,
         ),
         ReferenceModel(
