@@ -3,10 +3,12 @@
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
     errors → seeding, jsonl → schema → graphs → ein → structures, sandbox → tasks
-    → surface → scoring → generate → dataset, docs, evaluate, generator → report → cli
+    → surface, tools → scoring → generate → dataset, docs, evaluate, generator → report → cli
 
 Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge. ``sandbox``
-(rank 5: errors, seeding and ein below it) is the exception: it runs processes.
+(rank 5: errors, seeding and ein below it) is the exception: it runs processes. ``tools``
+(rank 7, the GRAIN graph tool) sits beside ``surface``: ``scoring`` reads the graphs it
+parses without importing it (a protocol), ``evaluate`` calls it.
 Every import counts, including imports inside functions (lazy ones).
 """
 

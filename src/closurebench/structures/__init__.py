@@ -5,6 +5,7 @@
   and the per-view facts a rendered GRIT question carries.
 
 The layers, lowest first: ``errors``/``seeding``/``jsonl``/``schema`` → ``graphs`` → ``ein``
-→ ``structures`` → ``tasks`` → ``surface`` → ``scoring`` → ``generate`` → ``evaluate`` →
-``report`` → ``cli`` (``tests/test_layers.py`` enforces it).
+→ ``structures`` (beside ``sandbox``) → ``tasks`` → ``surface`` (beside ``tools``) →
+``scoring`` → ``generate`` → ``evaluate`` → ``report`` → ``cli`` (``tests/test_layers.py``
+enforces it).
 """
