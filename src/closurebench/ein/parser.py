@@ -176,7 +176,7 @@ class _Build(Transformer[Token, Any]):
     def numlist(self, c: Children) -> ast.ListLiteral:
         """A one-line number list read as one token: the tree ``list`` would build."""
         (tok,) = c
-        return _numlist(str(tok), tok.line, tok.column, tok.start_pos)
+        return _literal(str(tok), tok.line, tok.column, tok.start_pos)
 
     def signed(self, c: Children) -> ast.Number:
         num = _number(c[-1])
@@ -245,6 +245,69 @@ def _numlist(text: str, line: int, col0: int, pos0: int) -> ast.ListLiteral:
             minus = at
     assert out is not None
     return out
+
+
+#: Number lists at least this long (characters) are read by :func:`_literal`'s array path.
+LAZY_LITERAL_CHARS = 256
+
+
+class LazyListLiteral(ast.ListLiteral):
+    """A long number list read straight into an array; its item nodes are built on demand.
+
+    Equal to the :class:`~closurebench.ein.ast.ListLiteral` :func:`_numlist` builds for the
+    same text (``items`` gives the same nodes and spans, built on first access), but
+    evaluation and the shape checker read :attr:`array` and never need them: a
+    10,000-pair edge list costs one JSON parse instead of 30,000 nodes.
+
+    Attributes:
+        array: The float64 values (rank 1 or 2, finite); treat it as read-only.
+    """
+
+    __slots__ = ("_items", "_source", "array")
+    _items: tuple[ast.Number | ast.ListLiteral, ...] | None
+    _source: tuple[str, int, int, int]
+    array: Any
+
+    def __init__(
+        self, span: ast.Span, depth: int, array: Any, source: tuple[str, int, int, int]
+    ) -> None:
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "depth", depth)
+        object.__setattr__(self, "array", array)
+        object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_items", None)
+
+    @property
+    def items(self) -> tuple[ast.Number | ast.ListLiteral, ...]:
+        """The item nodes, as :func:`_numlist` builds them (built once, on first access)."""
+        if self._items is None:
+            object.__setattr__(self, "_items", _numlist(*self._source).items)
+        return cast(tuple[ast.Number | ast.ListLiteral, ...], self._items)
+
+
+def _literal(text: str, line: int, col0: int, pos0: int) -> ast.ListLiteral:
+    """A NUMLIST token's node: eager for short lists, :class:`LazyListLiteral` for long ones.
+
+    The array path takes only what it reads exactly as :func:`_numlist` would (JSON
+    numbers, rank 1 or 2, rectangular, non-empty, finite; ``-0`` stays ``-0.0``); anything
+    else (``1.``, ``.5``, ``- 1``, ragged rows, overflow) goes the eager way, which also
+    gives every error its located message.
+    """
+    if len(text) < LAZY_LITERAL_CHARS:
+        return _numlist(text, line, col0, pos0)
+    import json
+
+    import numpy as np
+
+    try:
+        array = np.array(json.loads(text, parse_int=float), dtype=np.float64)
+    except (ValueError, TypeError, RecursionError):
+        return _numlist(text, line, col0, pos0)
+    if array.ndim not in (1, 2) or array.size == 0 or not np.isfinite(array).all():
+        return _numlist(text, line, col0, pos0)
+    array.setflags(write=False)
+    span = ast.Span(line, col0, pos0, pos0 + len(text))
+    return LazyListLiteral(span, array.ndim + 1, array, (text, line, col0, pos0))
 
 
 class _NotFast(Exception):
@@ -431,7 +494,7 @@ class _Fast:
             return self._list()
         if kind == "NUMLIST":
             self.i += 1
-            return _numlist(tok[1], tok[4], tok[5], tok[2])
+            return _literal(tok[1], tok[4], tok[5], tok[2])
         if kind == "LPAR":
             self.i += 1
             inner = self._expr()
@@ -462,7 +525,7 @@ class _Fast:
                     items.append(self._list())
                 elif tok[0] == "NUMLIST":
                     self.i += 1
-                    items.append(_numlist(tok[1], tok[4], tok[5], tok[2]))
+                    items.append(_literal(tok[1], tok[4], tok[5], tok[2]))
                 elif tok[0] == "MINUS":
                     self.i += 1
                     num = self._number(self._take("NUMBER"))

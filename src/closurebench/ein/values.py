@@ -50,6 +50,9 @@ def literal_value(node: ast.ListLiteral) -> np.ndarray:
         >>> literal_value(parse("X = [[0,1],[1,2]]").statements[0].value).shape
         (2, 2)
     """
+    array = getattr(node, "array", None)  # a long number list, read at parse time
+    if array is not None:
+        return np.array(array, dtype=np.float64)
     depth = 0
     probe: ast.Number | ast.ListLiteral = node
     while isinstance(probe, ast.ListLiteral):

@@ -1,0 +1,95 @@
+"""Long number lists are read straight into an array, with the same meaning as the node path.
+
+``parse`` reads a number list of ``LAZY_LITERAL_CHARS`` characters or more with one JSON
+parse (:class:`~closurebench.ein.parser.LazyListLiteral`); its item nodes are built only
+when asked for. Everything it does not read exactly as the node path would goes the node
+way, so values, shapes and error messages never depend on the threshold.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from closurebench import ein
+from closurebench.ein import parser
+from closurebench.ein.parser import LazyListLiteral, _fast_parse, _numlist, _parser, parse
+
+
+def _pairs(n: int, count: int, seed: int = 0) -> str:
+    r = random.Random(seed)
+    pairs = [(r.randrange(n), r.randrange(n)) for _ in range(count)]
+    return "[" + ",".join(f"[{u},{v}]" for u, v in pairs if u != v) + "]"
+
+
+def _outcome(src: str) -> tuple[str, object]:
+    try:
+        res = ein.run(src)
+    except ein.EinError as exc:
+        return type(exc).__name__, str(exc)
+    return "ok", (
+        ein.to_json_value(res.value),
+        [(lab, ein.to_json_value(v)) for lab, v in res.printed],
+    )
+
+
+def _eager(monkeypatch: pytest.MonkeyPatch, src: str) -> tuple[str, object]:
+    with monkeypatch.context() as m:
+        m.setattr(parser, "LAZY_LITERAL_CHARS", 10**9)
+        return _outcome(src)
+
+
+def test_a_long_edge_list_is_an_array_with_the_same_nodes() -> None:
+    lit = _pairs(300, 2000)
+    prog = parse(f"A = edges({lit}, 300)\n:print sum(A)")
+    node = prog.statements[0].value.args[0]  # type: ignore[attr-defined]
+    assert isinstance(node, LazyListLiteral)
+    eager = _numlist(lit, node.span.line, node.span.column, node.span.start)
+    assert (node.span, node.depth) == (eager.span, eager.depth)
+    assert node.items == eager.items  # built on demand, identical nodes and spans
+    assert node.array.shape == (len(eager.items), 2) and not node.array.flags.writeable
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        _pairs(50, 400),
+        "[" + ",".join(str(x % 7) for x in range(600)) + "]",  # a vector
+        "[" + ",".join(f"-{x}.25e-1" for x in range(300)) + "]",  # signs, decimals, exponents
+        "[" + ",".join(["-0"] * 200) + "]",  # negative zero stays -0.0
+        "[" + ",".join(["1."] * 200) + "]",  # not JSON: node path
+        "[" + ",".join([".5"] * 200) + "]",  # not JSON: node path
+        "[" + ",".join(["- 1"] * 200) + "]",  # a spaced sign: node path
+        "[" + ",".join(["[1,2]"] * 150) + ",[1]]",  # ragged: the node path's error
+        "[" + ",".join(["1"] * 150) + ",1e400]",  # overflow: the node path's error
+        "[" + ",".join(["[]"] * 150) + "]",  # empty rows
+    ],
+)
+def test_values_and_errors_do_not_depend_on_the_threshold(
+    literal: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(literal) >= parser.LAZY_LITERAL_CHARS
+    for src in (f"X = {literal}\n:print X", f"S = sum({literal})\n:print S * 2"):
+        assert _outcome(src) == _eager(monkeypatch, src)
+
+
+def test_negative_zero_survives_the_array_path() -> None:
+    lit = "[" + ",".join(["-0"] * 200) + "]"
+    node = parse(f"X = {lit}").statements[0].value
+    assert isinstance(node, LazyListLiteral) and np.signbit(node.array).all()
+
+
+def test_fast_path_and_lark_agree_on_long_literals() -> None:
+    src = f"A = edges({_pairs(100, 800, seed=3)}, 100)\nT = tc(A)\n:print sum(T)"
+    fast = _fast_parse(src)
+    assert fast is not None
+    assert tuple(fast) == tuple(_parser().parse(src) or ())
+
+
+def test_a_ten_thousand_pair_program_runs_like_the_node_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    src = f"A = edges({_pairs(1000, 10_000)}, 1000)\nT = tc(A)\n:print sum(T)\n:print sum(A)"
+    assert _outcome(src) == _eager(monkeypatch, src)
