@@ -93,3 +93,28 @@ def test_a_ten_thousand_pair_program_runs_like_the_node_path(
 ) -> None:
     src = f"A = edges({_pairs(1000, 10_000)}, 1000)\nT = tc(A)\n:print sum(T)\n:print sum(A)"
     assert _outcome(src) == _eager(monkeypatch, src)
+
+
+def test_the_array_path_stays_faster_than_the_node_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ratio in one process (no wall-clock bound): the array path must keep its lead.
+
+    Measured ~9× on a 10,000-pair literal (benchmarks/bench_ein_literals.py); a regression
+    that sends long literals back through per-entry nodes fails the 3× bound.
+    """
+    import time
+
+    src = f"A = edges({_pairs(1000, 10_000)}, 1000)\n:print sum(A)"
+
+    def best(repeats: int = 5) -> float:
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            ein.run(src)
+            times.append(time.perf_counter() - t)
+        return min(times)
+
+    fast = best()
+    with monkeypatch.context() as m:
+        m.setattr(parser, "LAZY_LITERAL_CHARS", 10**9)
+        slow = best()
+    assert slow / fast > 3, (slow, fast)
