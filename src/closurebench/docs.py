@@ -12,6 +12,9 @@ documentation cannot drift from the implementation (a test regenerates it and co
 * ``docs/categories.md`` — the 26 ClosureBench categories (:data:`CLOSURE_TASKS`: level,
   result type, ambiguity, anchors, smallest n, query template) and the 6 GRIT tasks
   (:data:`GRIT_TASKS`: graph traits, parameters, answer form, scenarios), with the splits;
+* ``docs/tools.md`` — the GRAIN graph tool (:mod:`closurebench.tools`: every problem type
+  with its parameters and synonyms, the parameter synonyms, the error kinds, the limits) and
+  the agent protocol (the Table 12 system prompt, stop sequences, episode limits);
 * ``docs/README.md`` — the index.
 
 Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, or
@@ -20,7 +23,7 @@ Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, 
 Example:
     >>> pages = render_docs()
     >>> sorted(pages)
-    ['README.md', 'categories.md', 'ein.md', 'formats.md']
+    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'tools.md']
     >>> "### `tc(A)`" in pages["ein.md"]
     True
 """
@@ -502,6 +505,114 @@ def _categories_page() -> str:
     )
 
 
+# --------------------------------------------------------------------------- tools
+
+_TOOLS_INTRO = """\
+The graph tool of the GRAIN agent protocol (paper §4.2, Table 12): a model writes
+`<graph>{json}</graph>`, the tool (`closurebench.tools.run_tool`) validates and solves it
+and the runtime sends back `<result>…</result>`. The six GRIT tasks are solved by the
+certified exact solvers (never a heuristic answer: past the time limit a call is a
+`timeout` error). Every problem type is also a typed Python function
+(`closurebench.tools.FUNCTIONS`) whose signature and docstring give a function-calling
+schema (`transformers.utils.get_json_schema`), and `closurebench.tools.tool_json_schema()`
+is the JSON Schema of a whole call."""
+
+
+def _tools_page() -> str:
+    from closurebench.evaluate.modes.agent import (
+        GRAIN_SYSTEM,
+        MAX_COMPLETION_TOKENS,
+        MAX_RESULT_CHARS,
+        MAX_ROUNDS,
+        STOP,
+    )
+    from closurebench.tools import (
+        FUNCTIONS,
+        PARAM_SYNONYMS,
+        PROBLEM_SYNONYMS,
+        PROBLEMS,
+        ToolLimits,
+    )
+    from closurebench.tools.errors import ERROR_KINDS
+
+    synonyms: dict[str, list[str]] = {}
+    for alias, (canon, _) in PROBLEM_SYNONYMS.items():
+        synonyms.setdefault(canon, []).append(alias)
+    problems = [
+        (
+            f"`{name}`",
+            _one_line(spec.summary),
+            ", ".join(f"`{p}`" for p in spec.params) or "–",
+            ", ".join(f"`{a}`" for a in sorted(synonyms.get(name, []))) or "–",
+        )
+        for name, spec in PROBLEMS.items()
+    ]
+    params = [
+        (f"`{canon}`", ", ".join(f"`{a}`" for a in names if a != canon) or "–")
+        for canon, names in PARAM_SYNONYMS.items()
+    ]
+    described = _attributes(ToolLimits.__doc__ or "")
+    default = ToolLimits()
+    limits = [
+        (f"`{f.name}`", f"`{getattr(default, f.name)!r}`", described.get(f.name, ""))
+        for f in fields(ToolLimits)
+    ]
+    functions = [
+        (
+            f"`{name}("
+            + ", ".join(
+                p.name if p.default is inspect.Parameter.empty else f"{p.name}={p.default!r}"
+                for p in inspect.signature(fn).parameters.values()
+            )
+            + ")`",
+            _one_line((inspect.getdoc(fn) or "").split("\n\n")[0]),
+        )
+        for name, fn in FUNCTIONS.items()
+    ]
+    body = [
+        "## Problem types",
+        "",
+        "Names match case-insensitively, with spaces, hyphens and dots read as `_`.",
+        "",
+        *_table(("problem type", "what", "parameters", "synonyms"), problems),
+        "",
+        "## Parameter names",
+        "",
+        "Besides `algorithm` (informative only: a `Note:` line says when another one ran).",
+        "",
+        *_table(("parameter", "also accepted as"), params),
+        "",
+        "## Errors",
+        "",
+        "An invalid call is answered by a `<result>` that starts `Error (<kind>):` and names "
+        "the field, what was expected, what was found and the fix; the tool never raises.",
+        "",
+        *_table(("kind", "meaning"), [(f"`{k}`", v) for k, v in ERROR_KINDS.items()]),
+        "",
+        "## Limits (`ToolLimits`)",
+        "",
+        *_table(("limit", "default", "meaning"), limits),
+        "",
+        "## Typed functions",
+        "",
+        *_table(("function", "what"), functions),
+        "",
+        "## The agent protocol (`--mode agent`)",
+        "",
+        f"Each model call carries the stop sequences {', '.join(f'`{x}`' for x in STOP)}; a "
+        f"`<graph>` call's result goes back as the next user message, cut at "
+        f"{MAX_RESULT_CHARS:,} characters; an episode ends at `<answer>` or after "
+        f"{MAX_ROUNDS} model calls or {MAX_COMPLETION_TOKENS:,} generated tokens. "
+        "`--mode agent-tools` offers the tool as a native function (`graph_tool`). The "
+        "system prompt (paper Table 12):",
+        "",
+        "```text",
+        GRAIN_SYSTEM,
+        "```",
+    ]
+    return _page("The graph tool and the agent protocol", _TOOLS_INTRO, body)
+
+
 _PAGES = (
     (
         "[ein.md](ein.md)",
@@ -512,6 +623,11 @@ _PAGES = (
     (
         "[categories.md](categories.md)",
         "the 26 ClosureBench categories and the 6 GRIT tasks, with the splits",
+    ),
+    (
+        "[tools.md](tools.md)",
+        "the GRAIN graph tool (problem types, parameters, errors, limits, typed functions) "
+        "and the agent protocol",
     ),
 )
 
@@ -531,6 +647,7 @@ def render_docs() -> dict[str, str]:
         "categories.md": _categories_page(),
         "ein.md": _ein_page(),
         "formats.md": _formats_page(),
+        "tools.md": _tools_page(),
     }
 
 
