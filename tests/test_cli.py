@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from closurebench import __version__
 from closurebench.cli import app
+from closurebench.report.screenshot import CHROMIUM, screenshot
 
 runner = CliRunner()
 
@@ -48,6 +49,10 @@ def test_quickstart_agrees_on_every_route(tmp_path: Path) -> None:
             )
             assert summary["strict_accuracy"] == 1.0, (run, summary["outcomes"])
         assert "--base-url" in result.stdout and "report.html" in result.stdout
+        if Path(CHROMIUM).exists():  # the quickstart's HTML report renders in a browser
+            html = tmp_path / f"seed{seed}" / "report" / "report.html"
+            png = screenshot(html, tmp_path / f"seed{seed}.png")
+            assert png.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
 
 
 def test_quickstart_is_deterministic(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ import asyncio
 import os
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
@@ -122,7 +123,7 @@ def _pool() -> ThreadPoolExecutor:
         return _POOL
 
 
-class ProgramMode(Mode):
+class ProgramMode(Mode, ABC):
     """Base of the program modes: ask for a program, run it sandboxed, score its output.
 
     Subclasses set :attr:`language`, :attr:`fences` and :meth:`execute`.
@@ -138,9 +139,9 @@ class ProgramMode(Mode):
 
         return {"sandbox": describe_isolation()}
 
+    @abstractmethod
     def execute(self, record: AnyInstance, program: str) -> _Executed:
         """Run ``program`` in the sandbox and read its answer (in a worker thread)."""
-        raise NotImplementedError
 
     async def run(self, record: AnyInstance, complete: CompleteFn) -> ModeOutput:
         """Request a program, run it in the sandbox, score what it printed.
