@@ -82,6 +82,8 @@ class GritView(NodeNames, Protocol):
 
 
 def _as_int(value: Any, what: str) -> int:
+    if type(value) is int:  # the common case, without the ABC check
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise GraphError(f"{what} is {value!r} ({type(value).__name__}); pass an int")
     return int(value)
@@ -93,9 +95,12 @@ def _canonical_edges(n: int, edges: Iterable[Any], directed: bool, weighted: boo
         items = tuple(edge)
         if len(items) not in (2, 3):
             raise GraphError(f"edge #{i} {edge!r} must be (u, v) or (u, v, w)")
-        u = _as_int(items[0], f"edge #{i} endpoint u")
-        v = _as_int(items[1], f"edge #{i} endpoint v")
-        w = _as_int(items[2], f"edge #{i} weight") if len(items) == 3 else 1
+        u, v = items[0], items[1]
+        w = items[2] if len(items) == 3 else 1
+        if not (type(u) is int and type(v) is int and type(w) is int):  # else: say which
+            u = _as_int(u, f"edge #{i} endpoint u")
+            v = _as_int(v, f"edge #{i} endpoint v")
+            w = _as_int(w, f"edge #{i} weight")
         for node in (u, v):
             if not 0 <= node < n:
                 raise GraphError(

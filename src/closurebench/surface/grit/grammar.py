@@ -169,6 +169,9 @@ class Pattern:
     role: str
     info: object
     pieces: tuple[tuple[bool, str], ...]  # (is_slot, literal text or slot key)
+    #: The longest literal piece: a sentence without it cannot match (a cheap pre-filter
+    #: that :func:`readings` applies before backtracking; it never changes the readings).
+    anchor: str = ""
 
     @classmethod
     def of(cls, role: str, info: object, template: str, vocab: dict[str, str]) -> Pattern:
@@ -178,7 +181,8 @@ class Pattern:
                 pieces.append((True, piece))
             elif piece:
                 pieces.append((False, piece))
-        return cls(role, info, tuple(pieces))
+        anchor = max((p for is_slot, p in pieces if not is_slot), key=len, default="")
+        return cls(role, info, tuple(pieces), anchor)
 
     def parses(self, text: str, slots: Slots) -> list[dict[str, str]]:
         """All complete readings of ``text`` (more than one means it is ambiguous)."""
@@ -264,6 +268,8 @@ def grammar(sc: Scenario) -> tuple[dict, tuple, tuple, tuple]:
 def readings(unit: str, patterns, slots: Slots) -> list[tuple[Pattern, dict[str, str]]]:
     out = []
     for pat in patterns:
+        if pat.anchor not in unit:  # cannot match: skip the backtracking
+            continue
         for gd in pat.parses(unit, slots):
             out.append((pat, gd))
     if len(out) > 1:
