@@ -1,4 +1,4 @@
-"""Chromatic number: brute force, DSATUR and the ILP agree; G-REAL reproduced; timeouts."""
+"""Chromatic number: brute force, DSATUR, SAT and the ILP agree; G-REAL reproduced; timeouts."""
 
 from __future__ import annotations
 
@@ -42,13 +42,13 @@ def brute_force_chi(n: int, edges) -> int:
     return 0
 
 
-def test_dsatur_and_ilp_match_brute_force() -> None:
+def test_dsatur_sat_and_ilp_match_brute_force() -> None:
     for k in range(150):
         g = rng(0, "test", "colour-size", k)
         n = int(g.integers(1, 11))
         edges = gnp("colour", k, n, float(g.uniform(0.1, 0.9)))
         expected = brute_force_chi(n, edges)
-        for method in ("dsatur", "ilp"):
+        for method in ("dsatur", "ilp", "sat"):
             r = chromatic_number(n, edges, method=method)
             assert r.chromatic_number == expected, (k, method)
             assert max(r.colouring) + 1 == expected and r.certificate.bound == expected
@@ -63,9 +63,11 @@ def test_dsatur_and_ilp_agree_on_medium_graphs() -> None:
         edges = gnp("colour-medium", k, n, p)
         a = chromatic_number(n, edges)
         b = chromatic_number(n, edges, method="ilp")
-        assert a.value == b.value
-        assert check_colouring(n, edges, a.colouring, optimum=a.value).ok
-        assert check_colouring(n, edges, b.colouring, optimum=b.value).ok
+        c = chromatic_number(n, edges, method="sat")
+        assert a.value == b.value == c.value
+        assert c.certificate.method == "sat-cadical195"
+        for r in (a, b, c):
+            assert check_colouring(n, edges, r.colouring, optimum=a.value).ok
 
 
 def test_known_graphs() -> None:
@@ -73,7 +75,7 @@ def test_known_graphs() -> None:
     groetzsch = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]
     groetzsch += [(5 + i, (i + 1) % 5) for i in range(5)] + [(5 + i, (i - 1) % 5) for i in range(5)]
     groetzsch += [(10, 5 + i) for i in range(5)]
-    for method in ("dsatur", "ilp"):
+    for method in ("dsatur", "ilp", "sat"):
         r = chromatic_number(11, groetzsch, method=method)
         assert r.value == 4
     assert len(chromatic_number(11, groetzsch).clique) == 2
@@ -88,6 +90,8 @@ def test_colouring_timeout_and_errors() -> None:
         chromatic_number(60, edges, time_limit=0.05)
     with pytest.raises(SolverTimeout, match="chromatic_number"):
         chromatic_number(60, edges, method="ilp", time_limit=0.05)
+    with pytest.raises(SolverTimeout, match="CaDiCaL"):  # the child process is killed
+        chromatic_number(60, edges, method="sat", time_limit=0.05)
     with pytest.raises(ConfigError, match="unknown"):
         chromatic_number(3, [(0, 1)], method="greedy")
 
@@ -120,3 +124,20 @@ def test_greal_colouring_reproduced() -> None:
             assert v.optimal == (len(set(mapping.values())) == r.value), (algo, v)
             above += not v.optimal
     assert above > 50  # greedy / DSATUR answers above chi: feasible, not optimal
+
+
+def test_sat_child_descends_from_a_poor_bound() -> None:
+    # Started from the trivial n-colouring, the child must find better colourings several
+    # times before UNSAT, keeping its variables indexed by the first width (a past bug read
+    # the model at the shrinking width).
+    from closurebench.graphs.exact._sat_child import solve
+
+    n = 14
+    edges = gnp("colour-descend", 0, n, 0.5)
+    chi = chromatic_number(n, edges).value
+    clique = list(chromatic_number(n, edges).clique)
+    order = clique + [v for v in range(n) if v not in clique]
+    colouring, calls = solve(n, [list(e) for e in edges], order, len(clique), list(range(n)))
+    assert calls >= 2
+    assert len(set(colouring)) == chi
+    assert check_colouring(n, edges, colouring, optimum=chi).ok

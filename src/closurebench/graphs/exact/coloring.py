@@ -1,4 +1,4 @@
-"""Exact chromatic number, by two independent methods.
+"""Exact chromatic number, by three independent methods.
 
 * ``"dsatur"`` (default): Brélaz's DSATUR branch and bound. Lower bound: a maximum
   clique (exact, bitset branch and bound), whose vertices are pre-coloured ``0..omega-1``
@@ -8,15 +8,18 @@
   vertex with the most distinct neighbour colours (ties: most uncoloured neighbours,
   then smallest id) and only opens one new colour per node. Exhausting the tree proves
   the answer; the clique alone proves it whenever ``chi == omega``.
+* ``"sat"``: CaDiCaL (python-sat) on a k-colourability encoding with the colour symmetry
+  broken completely (clique first, then colours in order of first use), descending from
+  the greedy bound until UNSAT, in a child process that is killed at the time limit
+  (:mod:`closurebench.graphs.exact._sat_child`). CaDiCaL's proof, not the DSATUR tree,
+  closes the bound, so the two methods cross-check each other at every ``n``.
 * ``"ilp"``: a symmetry-broken assignment formulation solved by HiGHS
-  (``scipy.optimize.milp``, ``mip_rel_gap=0``, status checked). HiGHS's search, not the
-  DSATUR tree, proves the bound, so the two methods cross-check each other. (An
-  asymmetric-representatives formulation was also tried; it was 2-10x slower here.)
+  (``scipy.optimize.milp``, ``mip_rel_gap=0``, status checked); a third route, practical
+  for ``n <= 40`` and sparse graphs.
 
-The spec's hard case is density 0.5 at n = 60. Measured here (``benchmarks/bench_exact.py``,
-20 graphs, wall-clock median / max): DSATUR 1.7 / 13.6 s there, 0.012 / 0.066 s for p in
-0.1-0.3; the ILP (and CP-SAT) leave most p = 0.5, n = 60 graphs unproven within 60 s, so
-the ILP is the cross-check for n <= 40 and sparse graphs.
+The spec's hard case is density 0.5 at n = 60: ``benchmarks/bench_exact.py`` and
+``benchmarks/RESULTS.md`` give the measured medians and worst cases of each method there
+(the ILP, and OR-Tools CP-SAT, leave most such graphs unproven within 60 s).
 
 Example:
     >>> c5 = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]
@@ -25,15 +28,19 @@ Example:
     (3, (0, 1, 0, 1, 2), (0, 1))
     >>> chromatic_number(5, c5, method="ilp").chromatic_number
     3
+    >>> chromatic_number(5, c5, method="sat").chromatic_number
+    3
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from closurebench.errors import shorten
 from closurebench.graphs.exact._common import (
     DEFAULT_TIME_LIMIT,
     Certificate,
@@ -44,7 +51,7 @@ from closurebench.graphs.exact._common import (
 )
 from closurebench.graphs.exact._highs import solve_binary_milp, sparse_rows
 from closurebench.graphs.exact.clique import max_clique
-from closurebench.graphs.exact.errors import SolverError
+from closurebench.graphs.exact.errors import SolverError, SolverTimeout
 
 __all__ = [
     "COLOURING_METHODS",
@@ -399,9 +406,68 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     return ColouringResult(chi, colouring, Certificate("highs-milp-assignment", chi), tuple(clique))
 
 
+def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+    """CaDiCaL on a symmetry-broken k-colourability encoding, in a child process.
+
+    The clique (checked) and a greedy DSATUR colouring (checked proper) bound the search;
+    the child (:mod:`closurebench.graphs.exact._sat_child`, which documents the encoding)
+    descends from the greedy bound until CaDiCaL proves UNSAT. It runs as a separate
+    process because CaDiCaL cannot be interrupted in-process: the process is killed when
+    ``deadline`` is spent. The proof is CaDiCaL's, independent of the DSATUR tree.
+    """
+    adj = adjacency_bitsets(n, keys)
+    clique = max_clique(adj, deadline)
+    greedy = dsatur_greedy(adj)
+    if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
+        raise SolverError(f"chromatic_number: {clique} is not a clique")
+    if any(greedy[a] == greedy[b] for a, b in keys):
+        raise SolverError("chromatic_number: the greedy colouring is not proper")
+    omega = len(clique)
+    members = set(clique)
+    rest = sorted((v for v in range(n) if v not in members), key=lambda v: (-adj[v].bit_count(), v))
+    job = {"n": n, "edges": keys, "order": clique + rest, "omega": omega, "colouring": greedy}
+    colour = greedy if max(greedy, default=-1) + 1 <= omega else _run_sat_child(job, deadline)
+    if len(colour) != n or any(colour[a] == colour[b] for a, b in keys):
+        raise SolverError("chromatic_number: the SAT colouring is not proper")
+    colouring = _relabel(colour)
+    chi = max(colouring, default=-1) + 1
+    return ColouringResult(chi, colouring, Certificate("sat-cadical195", chi), tuple(clique))
+
+
+def _run_sat_child(job: dict[str, object], deadline: Deadline) -> list[int]:
+    """Run the SAT child on ``job``; its colouring, or SolverTimeout when out of time."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = Path(__file__).with_name("_sat_child.py")
+    remaining = deadline.remaining()
+    try:
+        done = subprocess.run(
+            [sys.executable, str(script)],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=None if remaining == float("inf") else max(remaining, 0.001),
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise SolverTimeout(
+            deadline.task, deadline.time_limit, "SAT method (CaDiCaL) did not finish"
+        ) from None
+    if done.returncode != 0:
+        tail = shorten(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "")
+        raise SolverError(
+            f"chromatic_number: the SAT child exited with status {done.returncode}: {tail}; "
+            "is python-sat installed (it is a dependency of closurebench)?"
+        )
+    return [int(c) for c in json.loads(done.stdout)["colouring"]]
+
+
 _METHODS = {
     "dsatur": lambda n, keys, deadline: _by_dsatur(n, adjacency_bitsets(n, keys), deadline),
     "ilp": _by_ilp,
+    "sat": _by_sat,
 }
 #: The independent methods, default first.
 COLOURING_METHODS: tuple[str, ...] = tuple(_METHODS)
@@ -420,7 +486,8 @@ def chromatic_number(
         n: Number of nodes.
         edges: ``(u, v)`` or ``(u, v, w)``; weights are ignored.
         time_limit: Seconds before :class:`SolverTimeout` is raised.
-        method: ``"dsatur"`` (branch and bound, default) or ``"ilp"`` (HiGHS).
+        method: ``"dsatur"`` (branch and bound, default), ``"sat"`` (CaDiCaL, in a child
+            process) or ``"ilp"`` (HiGHS).
 
     Returns:
         The chromatic number, one optimal colouring and the certificate.

@@ -498,20 +498,23 @@ class ExactRoute:
             :class:`~closurebench.graphs.exact.check.Verdict`.
         methods: ``(primary, cross-check)`` solver methods.
         quantity: What the answer counts, plural (for disagreement messages).
+        cross_check_max_n: Largest ``n`` at which the cross-check method runs (``None``:
+            every ``n``; the cross-check is fast enough at every GRIT size).
     """
 
     solver: Callable[..., Any]
     checker: Callable[..., Verdict]
     methods: tuple[str, str]
     quantity: str
+    cross_check_max_n: int | None = CROSS_CHECK_MAX_N
 
 
 class CertifiedTask(OptimumTask):
     """An NP-hard minimisation on a connected undirected graph, certified exactly.
 
     Solved by the primary method of its :class:`ExactRoute` (with a certificate), verified
-    by the checker (valid with exactly ``answer``) and, for ``n <= CROSS_CHECK_MAX_N``,
-    re-solved by the independent second method, which must agree.
+    by the checker (valid with exactly ``answer``) and, for ``n`` up to the route's
+    ``cross_check_max_n``, re-solved by the independent second method, which must agree.
     """
 
     route: ClassVar[ExactRoute]
@@ -532,9 +535,10 @@ class CertifiedTask(OptimumTask):
         return checked(self.route.checker(s.n, edge_list(s), solution, optimum=FEASIBILITY_ONLY))
 
     def verify(self, s: GritStructure, solved: Solved, *, where: str, time_limit: float) -> None:
-        """The witness is valid with ``answer``; the second method agrees (n <= 40)."""
+        """The witness is valid with ``answer``; the second method agrees (up to its max n)."""
         self._check_value(s, solved, where)
-        if s.n <= CROSS_CHECK_MAX_N:
+        limit = self.route.cross_check_max_n
+        if limit is None or s.n <= limit:
             first, second = self.route.methods
             alt = self.exact(s, second, time_limit)
             what = f"{self.route.quantity} ({first} vs {second})"
