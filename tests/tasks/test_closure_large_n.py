@@ -147,3 +147,16 @@ def test_shorten_keeps_head_and_tail() -> None:
     assert "10000 characters omitted" not in short and "characters omitted" in short
     assert len(short) < 150
     assert shorten("abc", 100) == "abc"
+
+
+def test_set_intersect_pairs_by_matrix_product_match_the_definition() -> None:
+    # The sampler's one-product pair list equals the per-pair definition, in order.
+    from closurebench.tasks.closure.l1.set_intersect import _intersect, _pairs
+    from closurebench.tasks.closure.sampling import desc_matrix, reach_digraph
+
+    for k in range(30):
+        g = rng(0, "test-set-intersect-pairs", k)
+        n = int(g.integers(2, 40))
+        d = desc_matrix(reach_digraph(g, n, float(g.uniform(0.05, 0.5))))
+        slow = [(x, y) for x in range(n) for y in range(n) if x != y and _intersect(d, x, y)]
+        assert _pairs(d) == slow, k

@@ -35,6 +35,25 @@ def _intersect(d: np.ndarray, x: int, y: int) -> list[int]:
     return [int(v) for v in np.flatnonzero(out)]
 
 
+def _pairs(d: np.ndarray) -> list[tuple[int, int]]:
+    """Every ``(x, y)``, ``x != y``, with a non-empty intersection, in ``(x, y)`` order.
+
+    One matrix product instead of ``n * (n - 1)`` calls of :func:`_intersect` (which made
+    sampling Θ(n³) in Python: 1.2 s at n = 200). ``d`` is :func:`desc_matrix` (diagonal
+    clear), so ``(d @ d.T)[x, y]`` never counts ``v = x`` or ``v = y``.
+
+    Example:
+        >>> d = np.array([[0, 1, 1], [0, 0, 1], [0, 0, 0]], dtype=bool)
+        >>> _pairs(d) == [(x, y) for x in range(3) for y in range(3)
+        ...               if x != y and _intersect(d, x, y)]
+        True
+    """
+    di = d.astype(np.int64)
+    count = di @ di.T
+    np.fill_diagonal(count, 0)
+    return [(int(x), int(y)) for x, y in np.argwhere(count > 0)]
+
+
 class SetIntersect(SetTask):
     """The nodes both X and Y reach, X and Y excluded.
 
@@ -58,7 +77,7 @@ class SetIntersect(SetTask):
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
         graph = reach_digraph(g, n, density)
         d = desc_matrix(graph)
-        pairs = [(x, y) for x in range(n) for y in range(n) if x != y and _intersect(d, x, y)]
+        pairs = _pairs(d)
         x, y = draw(g, pairs, self.name, "pair X, Y")
         return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 
