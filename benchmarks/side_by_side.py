@@ -79,6 +79,11 @@ import numpy as np
 
 from closurebench.seeding import rng
 
+# The same instances and the same canned reply as the single-project benchmarks (this
+# script runs from benchmarks/, which is then first on sys.path).
+from bench_exact import er_graph, grid_tsp  # isort: skip
+from bench_harness import _RESPONSE  # isort: skip
+
 HERE = Path(__file__).resolve().parent
 PARTS = ("gen", "closure", "exact", "harness")
 NOT_INSTALLED = "not installed"
@@ -628,47 +633,6 @@ def _closure_markdown(rows: list[dict[str, Any]], args: argparse.Namespace) -> l
 Edges = list[tuple[int, int, int]]
 
 
-def _connected(n: int, edges: Edges) -> bool:
-    adj: list[list[int]] = [[] for _ in range(n)]
-    for u, v, _ in edges:
-        adj[u].append(v)
-        adj[v].append(u)
-    seen, stack = {0}, [0]
-    while stack:
-        for v in adj[stack.pop()]:
-            if v not in seen:
-                seen.add(v)
-                stack.append(v)
-    return len(seen) == n
-
-
-def er_graph(n: int, density: str, k: int) -> Edges:
-    """``bench_exact.py``'s instances: connected G(n, p), weights 1-10, same seeds.
-
-    ``density`` ``"grit"`` draws p ~ U[0.1, 0.3]; otherwise p = float(density).
-    """
-    for attempt in range(1000):
-        g = rng(0, "bench-exact", n, density, k, attempt)
-        p = float(g.uniform(0.1, 0.3)) if density == "grit" else float(density)
-        iu, ju = np.triu_indices(n, 1)
-        keep = g.random(len(iu)) < p
-        w = g.integers(1, 11, size=len(iu))
-        edges = [
-            (int(a), int(b), int(c)) for a, b, c in zip(iu[keep], ju[keep], w[keep], strict=True)
-        ]
-        if _connected(n, edges):
-            return edges
-    raise RuntimeError(f"no connected G({n}, {density}) in 1000 attempts")
-
-
-def grid_tsp(n: int, k: int) -> np.ndarray:
-    """``bench_exact.py``'s TSP instances: n distinct points of a 101 x 101 grid, rounded."""
-    g = rng(0, "bench-exact", "tsp", n, k)
-    pts = g.choice(101 * 101, size=n, replace=False)
-    xy = np.stack([pts // 101, pts % 101], axis=1)
-    return np.rint(np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1))).astype(int)
-
-
 def _cpsat_solve(model: Any, time_limit: float, workers: int) -> tuple[bool, int | None]:
     from ortools.sat.python import cp_model
 
@@ -901,29 +865,6 @@ def _exact_markdown(cells: list[dict[str, Any]], args: argparse.Namespace, ok: b
 
 
 # --------------------------------------------------------------------------- 4. harness
-
-_BODY = json.dumps(
-    {
-        "id": "chatcmpl-bench",
-        "object": "chat.completion",
-        "created": 0,
-        "model": "bench",
-        "choices": [
-            {
-                "index": 0,
-                "message": {"role": "assistant", "content": '{"answer": 8}'},
-                "finish_reason": "stop",
-            }
-        ],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 6, "total_tokens": 126},
-    }
-).encode()
-_RESPONSE = (
-    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
-    + str(len(_BODY)).encode()
-    + b"\r\nConnection: keep-alive\r\n\r\n"
-    + _BODY
-)
 
 
 def _serve(sock: socket.socket, counter: Any) -> None:

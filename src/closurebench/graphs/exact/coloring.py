@@ -329,6 +329,20 @@ def _by_dsatur(n: int, adj: list[int], deadline: Deadline) -> ColouringResult:
     return ColouringResult(chi, colouring, Certificate("dsatur-bnb", chi), tuple(clique))
 
 
+def _checked_bounds(
+    n: int, keys: list[tuple[int, int]], deadline: Deadline
+) -> tuple[list[int], list[int], list[int]]:
+    """Adjacency bitsets, a maximum clique and a greedy DSATUR colouring, both checked."""
+    adj = adjacency_bitsets(n, keys)
+    clique = max_clique(adj, deadline)
+    greedy = dsatur_greedy(adj)
+    if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
+        raise SolverError(f"chromatic_number: {clique} is not a clique")
+    if any(greedy[a] == greedy[b] for a, b in keys):
+        raise SolverError("chromatic_number: the greedy colouring is not proper")
+    return adj, clique, greedy
+
+
 def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
     """Symmetry-broken assignment ILP solved by HiGHS.
 
@@ -340,13 +354,7 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     and ``y[c] >= y[c+1]``. The clique (checked to be one) also gives ``sum y >= omega``.
     The search that proves the bound is HiGHS's, independent of the DSATUR method.
     """
-    adj = adjacency_bitsets(n, keys)
-    clique = max_clique(adj, deadline)
-    greedy = dsatur_greedy(adj)
-    if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
-        raise SolverError(f"chromatic_number: {clique} is not a clique")
-    if any(greedy[a] == greedy[b] for a, b in keys):
-        raise SolverError("chromatic_number: the greedy colouring is not proper")
+    _, clique, greedy = _checked_bounds(n, keys, deadline)
     h = max(greedy) + 1
     omega = len(clique)
     members = set(clique)
@@ -415,13 +423,7 @@ def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     process because CaDiCaL cannot be interrupted in-process: the process is killed when
     ``deadline`` is spent. The proof is CaDiCaL's, independent of the DSATUR tree.
     """
-    adj = adjacency_bitsets(n, keys)
-    clique = max_clique(adj, deadline)
-    greedy = dsatur_greedy(adj)
-    if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
-        raise SolverError(f"chromatic_number: {clique} is not a clique")
-    if any(greedy[a] == greedy[b] for a, b in keys):
-        raise SolverError("chromatic_number: the greedy colouring is not proper")
+    adj, clique, greedy = _checked_bounds(n, keys, deadline)
     omega = len(clique)
     members = set(clique)
     rest = sorted((v for v in range(n) if v not in members), key=lambda v: (-adj[v].bit_count(), v))
