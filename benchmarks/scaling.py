@@ -116,8 +116,8 @@ GRIT_NS: tuple[int, ...] = (10, 20, 40, 60, 80, 100)
 QUICK_CLOSURE_NS: tuple[int, ...] = (10, 50)
 QUICK_GRIT_NS: tuple[int, ...] = (10, 20)
 #: The smallest n of the large-n slope, per suite. GRIT: above ``CROSS_CHECK_MAX_N`` (40)
-#: the NP-hard tasks' verify no longer re-solves by the second exact method, so the large-n
-#: points share one code path.
+#: vertex cover's verify no longer re-solves by the ILP (colouring's SAT cross-check runs at
+#: every n), so the large-n points share one code path.
 LARGE_FROM: dict[str, int] = {"closure": 50, "grit": CROSS_CHECK_MAX_N + 1}
 _LARGE_LABEL: dict[str, str] = {"closure": "n ≥ 50", "grit": f"n > {CROSS_CHECK_MAX_N}"}
 #: The split ClosureBench instances are drawn for: the size sweep avoids no other split's
@@ -865,8 +865,8 @@ def render_markdown(result: dict[str, Any], analysis: str | None = None) -> str:
         "",
         "Slopes are `numpy.polyfit` of log(median) on log(n) over the points whose median "
         f"is known; the large-n slope uses only {_LARGE_LABEL['closure']} (ClosureBench) / "
-        f"{_LARGE_LABEL['grit']} (GRIT: above n = {CROSS_CHECK_MAX_N} the NP-hard tasks' "
-        "verify no longer re-solves with the second exact method, so smaller n run more code). "
+        f"{_LARGE_LABEL['grit']} (GRIT: above n = {CROSS_CHECK_MAX_N} vertex cover's verify "
+        "no longer re-solves with the ILP, so smaller n run more code). "
         "Cells: median seconds; `*` = some instances of the point did not complete (see the "
         "notes); `skip` = not run (reason in the notes); `t/o` = half or more of the "
         "instances timed out, so the median is above the limit.",
@@ -883,8 +883,9 @@ def render_markdown(result: dict[str, Any], analysis: str | None = None) -> str:
         f"Density p in {DEFAULT_DENSITY[0]}–{DEFAULT_DENSITY[1]} (TSP: complete graph on grid "
         f"points), time limit {meta['time_limit']:g} s per instance (solve and verify "
         f"together); sampling is not in the time. Verify: networkx or a checker for the "
-        f"polynomial tasks; for colouring and vertex cover also the second exact method (ILP) "
-        f"up to n = {CROSS_CHECK_MAX_N}; for TSP Held-Karp up to n = 10.",
+        f"polynomial tasks; for colouring also the SAT method (CaDiCaL, a child process) at "
+        f"every n; for vertex cover also the ILP up to n = {CROSS_CHECK_MAX_N}; for TSP "
+        "Held-Karp up to n = 10.",
         "",
         *_table(summaries, points, "grit"),
         "",
