@@ -74,7 +74,10 @@ _RESPONSE = (
 # --------------------------------------------------------------------------- server
 
 
-async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _handle(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, counter: Any = None
+) -> None:
+    """Answer each request with the canned completion; count it in ``counter`` if given."""
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
@@ -84,6 +87,9 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
                     length = int(line[15:].strip())
             if length:
                 await reader.readexactly(length)
+            if counter is not None:  # a multiprocessing.Value shared with the parent
+                with counter.get_lock():
+                    counter.value += 1
             writer.write(_RESPONSE)
             await writer.drain()
     except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
@@ -92,9 +98,13 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
         writer.close()
 
 
-def _serve(sock: socket.socket) -> None:
+def _serve(sock: socket.socket, counter: Any = None) -> None:
+    """Serve chat completions on ``sock`` until killed (``counter``: see :func:`_handle`)."""
+
     async def main() -> None:
-        server = await asyncio.start_server(_handle, sock=sock, backlog=1024)
+        server = await asyncio.start_server(
+            lambda r, w: _handle(r, w, counter), sock=sock, backlog=1024
+        )
         async with server:
             await server.serve_forever()
 

@@ -82,7 +82,7 @@ from closurebench.seeding import rng
 # The same instances and the same canned reply as the single-project benchmarks (this
 # script runs from benchmarks/, which is then first on sys.path).
 from bench_exact import er_graph, grid_tsp  # isort: skip
-from bench_harness import _RESPONSE  # isort: skip
+from bench_harness import _serve  # isort: skip
 
 HERE = Path(__file__).resolve().parent
 PARTS = ("gen", "closure", "exact", "harness")
@@ -865,37 +865,6 @@ def _exact_markdown(cells: list[dict[str, Any]], args: argparse.Namespace, ok: b
 
 
 # --------------------------------------------------------------------------- 4. harness
-
-
-def _serve(sock: socket.socket, counter: Any) -> None:
-    """Answer every HTTP/1.1 request on ``sock`` with one chat completion; count them."""
-
-    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            while True:
-                head = await reader.readuntil(b"\r\n\r\n")
-                length = 0
-                for line in head.split(b"\r\n"):
-                    if line[:15].lower() == b"content-length:":
-                        length = int(line[15:].strip())
-                if length:
-                    await reader.readexactly(length)
-                with counter.get_lock():
-                    counter.value += 1
-                writer.write(_RESPONSE)
-                await writer.drain()
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
-            pass
-        finally:
-            writer.close()
-
-    async def main() -> None:
-        server = await asyncio.start_server(handle, sock=sock, backlog=1024)
-        async with server:
-            await server.serve_forever()
-
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(main())
 
 
 def start_server() -> tuple[Any, str, Any]:
