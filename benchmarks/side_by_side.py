@@ -2,8 +2,8 @@
 
 Usage::
 
-    UV_PROJECT_ENVIRONMENT=/tmp/benchvenv uv run --frozen --group bench \\
-        python benchmarks/side_by_side.py [--parts gen,closure,exact,harness] [--quick]
+    uv run --group bench python benchmarks/side_by_side.py \\
+        [--parts gen,closure,exact,harness] [--quick]
 
 The peer libraries come from the optional ``bench`` dependency group (reasoning-gym,
 rustworkx, OR-Tools, inspect_ai); a peer that is not installed gives a "not installed"
@@ -1311,7 +1311,7 @@ def main(argv: list[str] | None = None) -> int:
     md = [
         "# Side by side with peer libraries (issue 14, part 3)",
         "",
-        f"`UV_PROJECT_ENVIRONMENT=/tmp/benchvenv uv run --frozen --group bench {cmd.strip()}`, "
+        f"`uv run --group bench {cmd.strip()}`, "
         f"{when}, {os.cpu_count()} CPUs ({platform.machine()}), Python "
         f"{platform.python_version()}; load average {load_start} at the start, "
         f"{load_average()} at the end (the machine was shared). Total wall time "
