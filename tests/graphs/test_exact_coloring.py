@@ -141,3 +141,33 @@ def test_sat_child_descends_from_a_poor_bound() -> None:
     assert calls >= 2
     assert len(set(colouring)) == chi
     assert check_colouring(n, edges, colouring, optimum=chi).ok
+
+
+def test_sat_child_is_warm_and_replaced_after_a_kill() -> None:
+    import os
+
+    from closurebench.graphs.exact import _sat_worker
+
+    hard = gnp("colour-timeout", 0, 60, 0.5)
+    medium = gnp("colour-medium", 2, 30, 0.5)
+    expected = chromatic_number(30, medium).value
+    assert chromatic_number(30, medium, method="sat").value == expected
+    first = _sat_worker._WARM[os.getpid()]
+    assert chromatic_number(30, medium, method="sat").value == expected
+    assert _sat_worker._WARM[os.getpid()] is first  # one child serves both jobs
+    with pytest.raises(SolverTimeout, match="CaDiCaL"):
+        chromatic_number(60, hard, method="sat", time_limit=0.05)
+    assert first.poll() is not None and os.getpid() not in _sat_worker._WARM  # killed
+    assert chromatic_number(30, medium, method="sat").value == expected  # a fresh child
+
+
+def test_sat_child_reports_a_bad_job_as_a_solver_error() -> None:
+    from closurebench.graphs.exact import SolverError
+    from closurebench.graphs.exact._common import Deadline
+    from closurebench.graphs.exact._sat_worker import solve_in_child
+
+    with pytest.raises(SolverError, match="KeyError"):
+        solve_in_child({"n": 3}, Deadline(30.0, "chromatic_number"))
+    # The child survived its error reply and still answers.
+    ok = {"n": 3, "edges": [[0, 1], [1, 2], [0, 2]], "order": [0, 1, 2], "omega": 3}
+    assert solve_in_child(ok | {"colouring": [0, 1, 2]}, Deadline(30.0, "x")) == [0, 1, 2]

@@ -1,14 +1,15 @@
 """Child process of the colouring's SAT method: prove the chromatic number with CaDiCaL.
 
-Run as a script (``python _sat_child.py``) by :func:`closurebench.graphs.exact.coloring.
-_by_sat`, which kills it when the time limit is spent (CaDiCaL cannot be interrupted from
-within the process through python-sat). It imports nothing of closurebench, only
-python-sat, so it starts in a few tens of milliseconds.
+Run as a script by :mod:`closurebench.graphs.exact._sat_worker`, which kills it when the
+time limit is spent (CaDiCaL cannot be interrupted from within the process through
+python-sat). It imports nothing of closurebench, only python-sat (~0.15 s), so the parent
+keeps one warm child per process (``--serve``) and starts a new one after a kill.
 
-Input (one JSON object on stdin): ``n``, ``edges`` (``[u, v]`` pairs), ``order`` (all
-vertices, a maximum clique first), ``omega`` (the clique's size) and ``colouring`` (a
-proper colouring with ``h`` colours, the upper bound). Output (one JSON object on
-stdout): ``colouring``, an optimal proper colouring, and ``calls``, the SAT calls made.
+Input: one JSON object per line on stdin: ``n``, ``edges`` (``[u, v]`` pairs), ``order``
+(all vertices, a maximum clique first), ``omega`` (the clique's size) and ``colouring`` (a
+proper colouring with ``h`` colours, the upper bound). Output: one JSON line per job on
+stdout: ``colouring``, an optimal proper colouring, and ``calls``, the SAT calls made; or
+``error``, a one-line message. Without ``--serve`` the child answers one job and exits.
 
 Encoding with ``k = h - 1`` colours: ``x[v, c]`` for each vertex and colour, at least and
 at most one colour per vertex, ``not (x[u, c] and x[v, c])`` per edge and colour. Colour
@@ -95,11 +96,25 @@ def solve(n: int, edges: list[list[int]], order: list[int], omega: int, colourin
     return best, calls
 
 
+def answer(line: str) -> str:
+    """The JSON reply line to one JSON job line (errors are replies, not crashes)."""
+    try:
+        job = json.loads(line)
+        best, calls = solve(job["n"], job["edges"], job["order"], job["omega"], job["colouring"])
+        return json.dumps({"colouring": best, "calls": calls})
+    except Exception as exc:  # reported to the parent, which raises SolverError
+        return json.dumps({"error": f"{type(exc).__name__}: {exc}"})
+
+
 def main() -> None:
-    """Read the instance from stdin, write the result to stdout."""
-    job = json.load(sys.stdin)
-    best, calls = solve(job["n"], job["edges"], job["order"], job["omega"], job["colouring"])
-    json.dump({"colouring": best, "calls": calls}, sys.stdout)
+    """Answer jobs from stdin: one (default) or every line until EOF (``--serve``)."""
+    if "--serve" not in sys.argv[1:]:
+        sys.stdout.write(answer(sys.stdin.read()) + "\n")
+        return
+    while line := sys.stdin.readline():  # not `for line in sys.stdin`: no read-ahead
+        if line.strip():
+            sys.stdout.write(answer(line) + "\n")
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -34,13 +34,11 @@ Example:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from closurebench.errors import shorten
 from closurebench.graphs.exact._common import (
     DEFAULT_TIME_LIMIT,
     Certificate,
@@ -50,8 +48,9 @@ from closurebench.graphs.exact._common import (
     solve_by_method,
 )
 from closurebench.graphs.exact._highs import solve_binary_milp, sparse_rows
+from closurebench.graphs.exact._sat_worker import solve_in_child
 from closurebench.graphs.exact.clique import max_clique
-from closurebench.graphs.exact.errors import SolverError, SolverTimeout
+from closurebench.graphs.exact.errors import SolverError
 
 __all__ = [
     "COLOURING_METHODS",
@@ -419,51 +418,22 @@ def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
 
     The clique (checked) and a greedy DSATUR colouring (checked proper) bound the search;
     the child (:mod:`closurebench.graphs.exact._sat_child`, which documents the encoding)
-    descends from the greedy bound until CaDiCaL proves UNSAT. It runs as a separate
-    process because CaDiCaL cannot be interrupted in-process: the process is killed when
-    ``deadline`` is spent. The proof is CaDiCaL's, independent of the DSATUR tree.
+    descends from the greedy bound until CaDiCaL proves UNSAT. It runs as a separate,
+    warm process (:mod:`closurebench.graphs.exact._sat_worker`) because CaDiCaL cannot be
+    interrupted in-process: the child is killed when ``deadline`` is spent. The proof is
+    CaDiCaL's, independent of the DSATUR tree.
     """
     adj, clique, greedy = _checked_bounds(n, keys, deadline)
     omega = len(clique)
     members = set(clique)
     rest = sorted((v for v in range(n) if v not in members), key=lambda v: (-adj[v].bit_count(), v))
     job = {"n": n, "edges": keys, "order": clique + rest, "omega": omega, "colouring": greedy}
-    colour = greedy if max(greedy, default=-1) + 1 <= omega else _run_sat_child(job, deadline)
+    colour = greedy if max(greedy, default=-1) + 1 <= omega else solve_in_child(job, deadline)
     if len(colour) != n or any(colour[a] == colour[b] for a, b in keys):
         raise SolverError("chromatic_number: the SAT colouring is not proper")
     colouring = _relabel(colour)
     chi = max(colouring, default=-1) + 1
     return ColouringResult(chi, colouring, Certificate("sat-cadical195", chi), tuple(clique))
-
-
-def _run_sat_child(job: dict[str, object], deadline: Deadline) -> list[int]:
-    """Run the SAT child on ``job``; its colouring, or SolverTimeout when out of time."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    script = Path(__file__).with_name("_sat_child.py")
-    remaining = deadline.remaining()
-    try:
-        done = subprocess.run(
-            [sys.executable, str(script)],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=None if remaining == float("inf") else max(remaining, 0.001),
-            check=False,
-        )
-    except subprocess.TimeoutExpired:
-        raise SolverTimeout(
-            deadline.task, deadline.time_limit, "SAT method (CaDiCaL) did not finish"
-        ) from None
-    if done.returncode != 0:
-        tail = shorten(done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "")
-        raise SolverError(
-            f"chromatic_number: the SAT child exited with status {done.returncode}: {tail}; "
-            "is python-sat installed (it is a dependency of closurebench)?"
-        )
-    return [int(c) for c in json.loads(done.stdout)["colouring"]]
 
 
 _METHODS = {
