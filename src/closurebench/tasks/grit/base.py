@@ -100,7 +100,8 @@ APP_H_DENSITY: tuple[float, float] = (0.28, 0.44)
 DEFAULT_DIRECTED_SHARE = 0.5
 #: Seconds an exact solver (and its cross-check) may spend before the graph is resampled.
 DEFAULT_TIME_LIMIT = 60.0
-#: Largest ``n`` at which NP-hard answers are re-solved by the solver's alternative method.
+#: Default largest ``n`` at which NP-hard answers are re-solved by the solver's alternative
+#: method (:attr:`ExactRoute.cross_check_max_n`; colouring's SAT cross-check runs at every n).
 CROSS_CHECK_MAX_N = 40
 
 
