@@ -1,12 +1,13 @@
-"""Sandbox overhead per program, for each isolation level the machine has.
+"""Sandbox overhead per program, at the wall and at the unsafe level.
 
 Run: ``uv run python benchmarks/bench_sandbox.py [--repeats 30]``.
-For each level (bwrap / unshare / none) and each program — a trivial ``print(1)`` and a
-small networkx program (import, build a 200-edge DiGraph, transitive closure, print) —
-prints the median and p90 wall seconds of :func:`closurebench.sandbox.run_python` (spawn
-to reaped exit, temp dir created and removed, graphs captured), beside the same program
-run as a plain ``python -I -c`` subprocess (no sandbox) for reference. Also times
-:func:`closurebench.sandbox.run_ein` on a warm worker.
+For the wall (bwrap: namespaces, minimal mounts, private tmpfs, seccomp) and the
+unsafe level (none: process limits and the audit hook only), and for two programs — a
+trivial ``print(1)`` and a small networkx program (import, build a 200-edge DiGraph,
+transitive closure, print) — prints the median and p90 wall seconds of
+:func:`closurebench.sandbox.run_python` (spawn to reaped exit, graphs captured), beside
+the same program run as a plain ``python -I -c`` subprocess (no sandbox) for reference.
+Also times :func:`closurebench.sandbox.run_ein` on a warm worker at each level.
 """
 
 from __future__ import annotations
@@ -67,13 +68,15 @@ def main() -> None:
                 ),
             )
         )
-        for level in available_isolations():
+        for level in (*available_isolations(), "none"):
             samples = _time(lambda c=code, lv=level: run_python(c, isolation=lv), args.repeats)
             rows.append((str(level), name, *_stats(samples)))
-    rows.append(("ein (warm)", "tc", *_stats(_time(lambda: run_ein(EIN), args.repeats))))
-    print(f"{'configuration':<14} {'program':<10} {'median s':>9} {'p90 s':>9}")
+    for level in (*available_isolations(), "none"):
+        samples = _time(lambda lv=level: run_ein(EIN, isolation=lv), args.repeats)
+        rows.append((f"ein warm {level}", "tc", *_stats(samples)))
+    print(f"{'configuration':<16} {'program':<10} {'median s':>9} {'p90 s':>9}")
     for config, name, median, p90 in rows:
-        print(f"{config:<14} {name:<10} {median:>9.3f} {p90:>9.3f}")
+        print(f"{config:<16} {name:<10} {median:>9.3f} {p90:>9.3f}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ documentation cannot drift from the implementation (a test regenerates it and co
 * ``docs/tools.md`` — the GRAIN graph tool (:mod:`closurebench.tools`: every problem type
   with its parameters and synonyms, the parameter synonyms, the error kinds, the limits) and
   the agent protocol (the Table 12 system prompt, stop sequences, episode limits);
+* ``docs/sandbox.md`` — the program sandbox (:mod:`closurebench.sandbox`: the levels, the
+  mounts, the seccomp filter's table, :class:`~closurebench.sandbox.SandboxLimits`, the
+  outcomes);
 * ``docs/README.md`` — the index.
 
 Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, or
@@ -23,7 +26,7 @@ Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, 
 Example:
     >>> pages = render_docs()
     >>> sorted(pages)
-    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'tools.md']
+    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'sandbox.md', 'tools.md']
     >>> "### `tc(A)`" in pages["ein.md"]
     True
 """
@@ -299,8 +302,10 @@ Rules every dataset file follows (checked on load, before any request is sent):
 - ids are unique within a file (a repeated id is reported with both line numbers).
 
 An evaluation run (`closurebench eval ... --out RUN_DIR`) writes `RUN_DIR/results.jsonl`
-(one result record per instance, below), `RUN_DIR/cache.jsonl` (the request cache) and
-`RUN_DIR/summary.json`."""
+(one result record per instance, below), `RUN_DIR/cache.jsonl` (the request cache),
+`RUN_DIR/journal.jsonl` (the crash journal: one `handle` line before each reply is handled,
+one `done` line after its result, so a reply the harness died on is known on resume; see
+`HarnessDeaths`) and `RUN_DIR/summary.json`."""
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:
@@ -613,6 +618,108 @@ def _tools_page() -> str:
     return _page("The graph tool and the agent protocol", _TOOLS_INTRO, body)
 
 
+# --------------------------------------------------------------------------- sandbox
+
+_SANDBOX_INTRO = """\
+The program modes (`--mode program-python`, `--mode program-ein`) run model-written
+programs, and a model — an RL policy above all — will try every hole: the answer key on
+disk, the harness's API key, the run's own results file, the harness process itself. So
+no such program runs in the harness's process, and none runs without a **kernel wall**.
+The audit hook inside the program's interpreter stays, as a tripwire that names what
+the program tried; it is not the wall."""
+
+_SANDBOX_LEVELS = """\
+## Levels, and no wall, no run
+
+- `bwrap` — the wall: [bubblewrap](https://github.com/containers/bubblewrap). Every
+  namespace unshared (user, pid, network, IPC, UTS, cgroup; no nested user namespace),
+  `--die-with-parent`, `--new-session`, every capability dropped, uid and gid 65534, the
+  seccomp filter below, and minimal mounts (next section).
+- `none` — no wall: a fresh interpreter in its own session and temporary directory, a
+  scrubbed environment, rlimits, the deadline and output caps, and the audit hook. Only
+  `--unsafe-no-sandbox` selects it; `run.json`, `summary.json` and the report's banner
+  record it.
+
+`closurebench eval` picks the strongest wall that works (`--sandbox bwrap` names one,
+and fails if it does not work). Where none works, program modes refuse before any
+request is sent, with one line:"""
+
+_SANDBOX_MOUNTS = """\
+## What a program sees
+
+- read-only: the system's shared libraries (`/usr/lib*`, the `/lib*` links), the
+  interpreter's prefix with its own `site-packages` hidden, and the packages a program
+  may import under `{site}` (Python programs: {py}; the Ein worker also gets {ein} and the
+  `closurebench` package under `{lib}`); `/etc/ld.so.cache`;
+- a fresh `/proc` of the sandbox's own pid namespace (no process of the host, the
+  harness included, is visible); a minimal, read-only `/dev`;
+- one private tmpfs, `{home}`, capped at `SandboxLimits.tmpfs_bytes`: the home,
+  the working directory and `/tmp` (a link to it); the program is copied in read-only as
+  `{home}/program.py` from a descriptor, so nothing of the run touches the host's disk;
+- nothing else: not the host's `/home`, `/root`, `/tmp`, `/run`, the project, the
+  datasets or the run folder (where the interpreter lives under one of them, as pyenv's
+  does under `/root`, only the directories leading to its prefix appear, empty); the
+  root itself is read-only.
+
+The environment is built from scratch (no API key, no `PYTHON*` variable). The
+interpreter starts with `-I -S -B`. The program's only channel back is its capped stdout
+(and stderr). The bootstrap's report channel carries outcomes; the program can write
+there too, but that can only make its own outcome worse: the parent trusts only what
+came before the program's first instruction, and a line the bootstrap never writes
+makes the run a `runtime_error`."""
+
+
+def _sandbox_page() -> str:
+    from closurebench.sandbox import INSTALL_HINT, Outcome, SandboxLimits
+    from closurebench.sandbox import isolation as iso
+    from closurebench.sandbox.seccomp import ARGUMENT_RULES, DENIED
+
+    body = [_SANDBOX_LEVELS, "", f"> {INSTALL_HINT}", ""]
+    body.append(
+        _SANDBOX_MOUNTS.format(
+            site=iso.INSIDE_SITE,
+            lib=iso.INSIDE_LIB,
+            home=iso.INSIDE_HOME,
+            py=", ".join(f"`{p}`" for p in iso.PYTHON_PACKAGES),
+            ein=", ".join(f"`{p}`" for p in iso.EIN_PACKAGES),
+        )
+    )
+    body += ["", "## The seccomp filter", ""]
+    body.append(
+        "These system calls kill the program (`SIGSYS`; outcome `forbidden`, detail "
+        "`seccomp`). Threads stay allowed (`clone` with `CLONE_THREAD`; `clone3` fails "
+        "with `ENOSYS` so the C library falls back to `clone`); a system call of another "
+        "ABI kills the program too. Once the interpreter is up, a second filter kills "
+        "`execve` and `execveat`."
+    )
+    body.append("")
+    body += _table(("system call", "why a graph program never needs it"), DENIED.items())
+    body += ["", "With some arguments:", ""]
+    body += _table(("system call", "killed for"), ARGUMENT_RULES.items())
+    body += ["", "## Limits", ""]
+    body.append(
+        "`closurebench.sandbox.SandboxLimits` caps one program. Behind the wall the program "
+        "is one process (no new process can start), so the address-space cap bounds all of "
+        "it, threads included; everything dies with the sandbox's pid namespace, also when "
+        "the harness is killed."
+    )
+    body.append("")
+    described = _attributes(SandboxLimits.__doc__ or "")
+    default = SandboxLimits()
+    body += _table(
+        ("limit", "default", "meaning"),
+        ((f"`{f.name}`", f"`{getattr(default, f.name)!r}`", described.get(f.name, ""))
+         for f in fields(SandboxLimits)),
+    )  # fmt: skip
+    body += ["", "## Outcomes", ""]
+    body.append(
+        "Every ending of a program is an outcome, never an exception in the harness: "
+        + ", ".join(f"`{o.value}`" for o in Outcome)
+        + ". An execution failure is scored wrong and flagged `exec_error`."
+    )
+    return _page("The program sandbox", _SANDBOX_INTRO, body)
+
+
 _PAGES = (
     (
         "[ein.md](ein.md)",
@@ -628,6 +735,11 @@ _PAGES = (
         "[tools.md](tools.md)",
         "the GRAIN graph tool (problem types, parameters, errors, limits, typed functions) "
         "and the agent protocol",
+    ),
+    (
+        "[sandbox.md](sandbox.md)",
+        "the wall model-written programs run behind: levels, mounts, the seccomp filter, "
+        "limits, outcomes",
     ),
 )
 
@@ -648,6 +760,7 @@ def render_docs() -> dict[str, str]:
         "ein.md": _ein_page(),
         "formats.md": _formats_page(),
         "tools.md": _tools_page(),
+        "sandbox.md": _sandbox_page(),
     }
 
 

@@ -35,13 +35,16 @@ KB_100x100 = 100 * 100 * 8  # bytes of one 100x100 float64 matrix
 # a budget it grows by 72 MB per line to about 29 GB. The size comes from data, so the
 # static checker cannot know it and the run-time checks must stop it.
 _GROWING = "A = ones(3000,3000)\n" + "".join(f"B{k} = A + {k}\n:print B{k}\n" for k in range(400))
+# Printing 3000x3000 matrices also passes the default output limit (16 MiB), which
+# these tests lift so that the live-bytes budget is what stops the run.
+_NO_OUTPUT_LIMIT = Limits(max_output_bytes=2**50)
 _CHILD = """
 import resource
-from closurebench.ein import EinBudgetError, run
+from closurebench.ein import EinBudgetError, Limits, run
 src = "n = sum(ones(3000))\\nA = ones(n,n)\\n"
 src += "".join(f"B{k} = A + {k}\\n:print B{k}\\n" for k in range(400))
 try:
-    run(src)
+    run(src, limits=Limits(max_output_bytes=2**50))
     print("NO ERROR")
 except EinBudgetError as err:
     print(str(err).splitlines()[0])
@@ -75,12 +78,15 @@ def test_growing_program_stops_with_budget_error_under_1gb(tmp_path: Path) -> No
 
 def test_static_check_rejects_known_growth_before_running() -> None:
     with pytest.raises(EinBudgetError) as info:
-        check(_GROWING)
+        check(_GROWING, limits=_NO_OUTPUT_LIMIT)
     assert info.value.line == 14
     assert "(68.7 MB) would join 480.7 MB of live tensors" in info.value.message
     assert "Limits.max_live_bytes" in info.value.message
     # Aliases and prints of a binding add nothing; dead values are subtracted.
-    check("A = ones(3000,3000)\n" + "B = A\n:print B\n" * 50 + "C = A + 1\nD = C + 1")
+    check(
+        "A = ones(3000,3000)\n" + "B = A\n:print B\n" * 50 + "C = A + 1\nD = C + 1",
+        limits=_NO_OUTPUT_LIMIT,
+    )
 
 
 def test_dead_intermediates_are_freed() -> None:

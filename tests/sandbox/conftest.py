@@ -1,8 +1,19 @@
-"""Fixtures of the sandbox tests: one run per isolation level the machine has."""
+"""Fixtures of the sandbox tests: one run per level (the wall, and the unsafe ``none``).
+
+A machine without a working bubblewrap skips the ``bwrap`` runs here; CI installs it,
+and ``CLOSUREBENCH_REQUIRE_WALL=1`` turns that skip into a failure.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 import pytest
+
+# The fake OpenAI-compatible server of the harness tests (the end-to-end attack run).
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "evaluate"))
 
 from closurebench.sandbox import Isolation, SandboxLimits, isolation_available
 
@@ -17,8 +28,21 @@ def level(request: pytest.FixtureRequest) -> str:
     """Each isolation level; a level the machine lacks is skipped with the reason."""
     works, why = isolation_available(request.param)
     if not works:
+        if os.environ.get("CLOSUREBENCH_REQUIRE_WALL") == "1":
+            pytest.fail(f"isolation {request.param!r} is required but does not work: {why}")
         pytest.skip(f"isolation {request.param!r} is not available here: {why}")
     return str(request.param)
+
+
+@pytest.fixture
+def wall() -> str:
+    """The wall (``bwrap``); skipped (or failed, see above) where it does not work."""
+    works, why = isolation_available("bwrap")
+    if not works:
+        if os.environ.get("CLOSUREBENCH_REQUIRE_WALL") == "1":
+            pytest.fail(f"the bwrap wall is required but does not work: {why}")
+        pytest.skip(f"the bwrap wall does not work here: {why}")
+    return "bwrap"
 
 
 @pytest.fixture

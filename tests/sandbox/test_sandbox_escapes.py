@@ -32,9 +32,12 @@ def test_write_outside_the_temp_dir_is_refused(
         "        print(type(exc).__name__)\n"
     )
     res = run_python(code, limits=limits, isolation=level)
-    assert res.outcome is Outcome.FORBIDDEN
-    assert res.detail.startswith("open(write)")
     assert not target.exists() and not created.exists()
+    if level == "bwrap":  # the host's /tmp is not there: the path names the private tmpfs
+        assert res.outcome is Outcome.OK and res.stdout.split() == ["FileNotFoundError"] * 3
+    else:
+        assert res.outcome is Outcome.FORBIDDEN
+        assert res.detail.startswith("open(write)")
 
 
 def test_api_key_in_the_parent_environment_does_not_leak(
@@ -211,9 +214,12 @@ def test_deleting_files_in_the_parents_directory_is_refused(
         "        print(type(exc).__name__)\n"
     )
     res = run_python(code, limits=limits, isolation=level)
-    assert res.outcome is Outcome.FORBIDDEN
-    assert res.detail.startswith("os.remove ")
     assert keep.read_text() == "precious"
+    if level == "bwrap":  # the host's /tmp is not there: the path names the private tmpfs
+        assert res.outcome is Outcome.OK and "FileNotFoundError" in res.stdout
+    else:
+        assert res.outcome is Outcome.FORBIDDEN
+        assert res.detail.startswith("os.remove ")
 
 
 def test_killing_the_parent_is_refused(level: str, limits: SandboxLimits) -> None:

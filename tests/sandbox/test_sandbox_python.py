@@ -1,4 +1,4 @@
-"""run_python: outcomes of ordinary programs, graph capture, configuration and fallback."""
+"""run_python: outcomes of ordinary programs, graph capture, configuration, the wall gate."""
 
 from __future__ import annotations
 
@@ -13,10 +13,13 @@ from closurebench.sandbox import (
     Isolation,
     Outcome,
     SandboxLimits,
+    SandboxStartError,
+    SandboxUnavailableError,
     describe_isolation,
-    detect_isolation,
+    require_wall,
     run_python,
 )
+from closurebench.sandbox import isolation as sandbox_isolation
 from closurebench.sandbox import python as sandbox_python
 
 
@@ -24,7 +27,7 @@ def test_ok_program(level: str, limits: SandboxLimits) -> None:
     res = run_python("print(1)", limits=limits, isolation=level)
     assert res.outcome is Outcome.OK and res.ok and res.detail == ""
     assert res.stdout == "1\n" and res.exit_code == 0
-    assert res.isolation == level and res.fallback == ""
+    assert res.isolation == level
 
 
 def test_syntax_error(level: str, limits: SandboxLimits) -> None:
@@ -139,8 +142,12 @@ def test_writing_inside_the_temp_dir_is_allowed_and_the_dir_is_removed(
     res = run_python(code, limits=limits, isolation=level)
     assert res.outcome is Outcome.OK, res
     cwd, text = res.stdout.split()
-    assert text == "hi" and "closurebench-sandbox-" in cwd
-    assert not os.path.exists(cwd)
+    assert text == "hi"
+    if level == "bwrap":  # a private tmpfs: nothing of it is on the host
+        assert cwd == "/sandbox"
+    else:
+        assert "closurebench-sandbox-" in cwd
+        assert not os.path.exists(cwd)
 
 
 def test_unicode_and_undecodable_output(limits: SandboxLimits) -> None:
@@ -180,27 +187,40 @@ def test_limits_are_validated(field: str, value: object) -> None:
 
 def test_isolation_knob_and_description(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ISOLATION_ENV, "none")
-    assert detect_isolation() is Isolation.NONE
+    assert require_wall() is Isolation.NONE
     assert run_python("print(1)").isolation == "none"
     desc = describe_isolation()
-    assert desc["isolation"] == "none" and desc["forced"] == "none" and "none" in desc["available"]
+    assert desc["isolation"] == "none" and desc["forced"] == "none"
+    assert desc["unsafe"] is True and desc["wall"] is False
     monkeypatch.setenv(ISOLATION_ENV, "chroot")
     with pytest.raises(ConfigError, match=ISOLATION_ENV):
-        detect_isolation()
+        require_wall()
+    monkeypatch.setenv(ISOLATION_ENV, "unshare")
+    with pytest.raises(ConfigError, match="not a wall"):
+        require_wall()
 
 
-def test_a_level_that_fails_to_start_falls_back(
+def test_no_wall_no_run(monkeypatch: pytest.MonkeyPatch, limits: SandboxLimits) -> None:
+    """Where bubblewrap is missing, a program is refused with the install line."""
+    monkeypatch.delenv(ISOLATION_ENV, raising=False)
+    monkeypatch.setattr(sandbox_isolation, "_PROBED", {})
+    monkeypatch.setattr(sandbox_isolation.shutil, "which", lambda name: None)
+    with pytest.raises(SandboxUnavailableError, match="apt-get install bubblewrap"):
+        run_python("print(1)", limits=limits)
+    with pytest.raises(SandboxUnavailableError, match="--unsafe-no-sandbox"):
+        run_python("print(1)", limits=limits, isolation="bwrap")
+    assert run_python("print(1)", limits=limits, isolation="none").ok  # asked for by name
+
+
+def test_a_wall_that_fails_to_start_stops_the_run(
     monkeypatch: pytest.MonkeyPatch, limits: SandboxLimits
 ) -> None:
-    real = sandbox_python.wrap_command
+    """Never a silent fall back to a weaker level: the run gets an error it can show."""
+    monkeypatch.setattr(sandbox_isolation, "_PROBED", {Isolation.BWRAP: (True, "")})
 
-    def broken(level: Isolation, argv: list[str], tmp: str) -> list[str]:
-        if level is Isolation.BWRAP:
-            return ["sh", "-c", "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"]
-        return real(level, argv, tmp)
+    def broken(argv: list[str], **kwargs: object) -> list[str]:
+        return ["sh", "-c", "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"]
 
-    monkeypatch.setattr(sandbox_python, "wrap_command", broken)
-    res = run_python("print(2)", limits=limits, isolation="bwrap")
-    assert res.ok and res.stdout == "2\n"
-    assert res.isolation in ("unshare", "none")
-    assert res.fallback.startswith("bwrap failed to start (exit 1): bwrap: setting up uid map")
+    monkeypatch.setattr(sandbox_python, "bwrap_command", broken)
+    with pytest.raises(SandboxStartError, match="setting up uid map"):
+        run_python("print(2)", limits=limits, isolation="bwrap")

@@ -1,13 +1,16 @@
 """``closurebench ein`` subcommands: run, check and describe Ein programs.
 
-* ``closurebench ein run FILE [--json] [--max-live-bytes SIZE] [--max-seconds S]``
-  prints ``Name = value`` for every ``:print`` (or, when nothing is printed, for
-  the last assignment); with ``--json`` it prints only the final value as JSON (a
-  number, a list, or a list of lists; integral values as integers). The run is
-  bounded by a live-tensor budget (default 512 MiB; ``SIZE`` in bytes or with a
-  ``K``/``M``/``G`` suffix, binary) and a deadline (default 10 s), the
-  :class:`~closurebench.ein.limits.Limits` fields ``max_live_bytes`` and
-  ``max_seconds``.
+* ``closurebench ein run FILE [--json] [--max-live-bytes SIZE] [--max-seconds S]
+  [--max-output-bytes SIZE]`` prints ``Name = value`` for every ``:print`` (or, when
+  nothing is printed, for the last assignment); with ``--json`` it prints only the
+  final value as JSON (a number, a list, or a list of lists; integral values as
+  integers). The run is bounded by a live-tensor budget (default 512 MiB; ``SIZE`` in
+  bytes or with a ``K``/``M``/``G`` suffix, binary), a deadline (default 10 s) and an
+  output limit (default 16 MiB of printed text), the
+  :class:`~closurebench.ein.limits.Limits` fields ``max_live_bytes``, ``max_seconds``
+  and ``max_output_bytes``. The output limit is checked while the program runs, before
+  any text is made; the text is then written in pieces, so printing never holds a
+  whole large value's text in memory.
 * ``closurebench ein check FILE`` parses and shape-checks without running.
 * ``closurebench ein card`` prints the syntax card used in prompts.
 
@@ -16,8 +19,8 @@ Errors go to stderr with the line, column and a caret; the exit code is 1.
 
 from __future__ import annotations
 
-import json
 import re
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
@@ -29,11 +32,10 @@ from closurebench.ein import (
     EinError,
     Limits,
     check,
-    format_value,
     run,
     syntax_card,
-    to_json_value,
 )
+from closurebench.ein.values import format_chunks
 from closurebench.errors import ConfigError
 
 app = typer.Typer(help="Run and check Ein programs.", no_args_is_help=True)
@@ -51,7 +53,7 @@ _SIZE = re.compile(r"\s*(\d+)\s*([KMG]i?B?|B)?\s*", re.IGNORECASE)
 _UNITS = {"": 1, "B": 1, "K": 2**10, "M": 2**20, "G": 2**30}
 
 
-def parse_size(text: str) -> int:
+def parse_size(text: str, option: str = "--max-live-bytes") -> int:
     """Bytes from ``text``: an integer, optionally with a binary ``K``/``M``/``G`` suffix.
 
     Example:
@@ -65,18 +67,20 @@ such as 536870912 or 512M
     """
     m = _SIZE.fullmatch(text)
     if m is None:
-        raise ConfigError(
-            f"--max-live-bytes {text!r} is not a size; pass bytes such as 536870912 or 512M"
-        )
+        raise ConfigError(f"{option} {text!r} is not a size; pass bytes such as 536870912 or 512M")
     unit = (m.group(2) or "").upper()[:1]
     return int(m.group(1)) * _UNITS[unit]
 
 
-def _limits(max_live_bytes: str | None, max_seconds: float | None) -> Limits:
+def _limits(
+    max_live_bytes: str | None, max_seconds: float | None, max_output_bytes: str | None = None
+) -> Limits:
     try:
         changes: dict[str, object] = {}
         if max_live_bytes is not None:
             changes["max_live_bytes"] = parse_size(max_live_bytes)
+        if max_output_bytes is not None:
+            changes["max_output_bytes"] = parse_size(max_output_bytes, "--max-output-bytes")
         if max_seconds is not None:
             changes["max_seconds"] = max_seconds
         return replace(DEFAULT_LIMITS, **changes)  # type: ignore[arg-type]
@@ -107,21 +111,49 @@ def run_cmd(
             show_default=False,
         ),
     ] = None,
+    max_output_bytes: Annotated[
+        str | None,
+        typer.Option(
+            "--max-output-bytes",
+            metavar="SIZE",
+            help="Most bytes of printed `Name = value` lines, e.g. 64M "
+            f"(default {DEFAULT_LIMITS.max_output_bytes // 2**20}M).",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Run an Ein program and print each `:print` as `Name = value`."""
-    limits = _limits(max_live_bytes, max_seconds)
+    limits = _limits(max_live_bytes, max_seconds, max_output_bytes)
     source = _read(file)
     try:
         result = run(source, limits=limits)
     except EinError as err:
         typer.echo(f"{file}: {err}", err=True)
         raise typer.Exit(1) from None
+    # The run counted every line against Limits.max_output_bytes; the JSON of the
+    # final value is its text without the label, so it fits too.
     if as_json:
-        typer.echo(json.dumps(to_json_value(result.value)))
+        _write(format_chunks(result.value), "\n")
         return
     shown = result.printed or [(result.label, result.value)]
     for label, value in shown:
-        typer.echo(f"{label} = {format_value(value)}")
+        _write((f"{label} = ", *format_chunks(value)), "\n")
+
+
+_FLUSH_CHARS = 1 << 16
+
+
+def _write(pieces: Iterable[str], end: str) -> None:
+    """Write ``pieces`` then ``end`` to stdout in batches of about 64 KB."""
+    batch: list[str] = []
+    size = 0
+    for piece in pieces:
+        batch.append(piece)
+        size += len(piece)
+        if size >= _FLUSH_CHARS:
+            typer.echo("".join(batch), nl=False)
+            batch, size = [], 0
+    typer.echo("".join(batch) + end, nl=False)
 
 
 @app.command("check")

@@ -63,6 +63,7 @@ import typer
 from rich.console import Console
 
 from closurebench.errors import ClosureBenchError, ConfigError, shorten
+from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
 from closurebench.evaluate.providers import providers_help
 from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
 
@@ -257,6 +258,31 @@ def eval_cmd(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Progress bar.")
     ] = True,
+    max_harness_deaths: Annotated[
+        int,
+        typer.Option(
+            "--max-harness-deaths",
+            help="On resume, a reply the harness died on this many times is recorded as "
+            "wrong (it stays in the accuracy) instead of being handled again.",
+        ),
+    ] = DEFAULT_MAX_HARNESS_DEATHS,
+    sandbox: Annotated[
+        str | None,
+        typer.Option(
+            "--sandbox",
+            help="Program modes: the wall model-written programs run behind (bwrap). "
+            "Default: the strongest that works; a named one that does not work fails.",
+        ),
+    ] = None,
+    unsafe_no_sandbox: Annotated[
+        bool,
+        typer.Option(
+            "--unsafe-no-sandbox",
+            help="Program modes: run model-written programs with no kernel wall (process "
+            "limits and an audit hook only). Recorded in run.json, the summary and the "
+            "report. Only for trusted programs.",
+        ),
+    ] = False,
     fsync_interval: Annotated[
         float,
         typer.Option(
@@ -272,7 +298,7 @@ def eval_cmd(
     from rich.markup import escape
 
     from closurebench.evaluate.breaker import RunAborted
-    from closurebench.evaluate.modes import get_mode
+    from closurebench.evaluate.modes import ProgramMode, get_mode
     from closurebench.evaluate.providers import (
         GenerationSettings,
         ProviderError,
@@ -307,6 +333,7 @@ def eval_cmd(
             max_consecutive_failures=max_consecutive_failures,
             progress=progress,
             sync_interval_s=fsync_interval,
+            max_harness_deaths=max_harness_deaths,
         )
         options.check()
         if retry_errors and keep_errors:
@@ -315,6 +342,21 @@ def eval_cmd(
                 "are re-run by default, so drop --retry-errors"
             )
         the_mode = get_mode(mode)
+        if isinstance(the_mode, ProgramMode):
+            if the_mode.use_sandbox(sandbox, unsafe=unsafe_no_sandbox) == "none":
+                err.print(
+                    "[yellow]unsafe:[/yellow] --unsafe-no-sandbox: model-written programs "
+                    "run with no kernel wall (recorded in run.json, the summary and the "
+                    "report)",
+                    highlight=False,
+                    soft_wrap=True,
+                )
+        elif sandbox is not None or unsafe_no_sandbox:
+            flag = "--unsafe-no-sandbox" if unsafe_no_sandbox else f"--sandbox {sandbox}"
+            raise ConfigError(
+                f"{flag} applies to the program modes (program-ein, program-python) only; "
+                f"--mode {mode} runs no model-written program, so drop it"
+            )
         provider_options = ProviderOptions(
             model=model,
             timeout_s=timeout,

@@ -39,7 +39,7 @@ from closurebench import __version__, ein
 from closurebench.cli import EXIT_ERROR, error_line
 from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
-from closurebench.evaluate.modes import get_mode
+from closurebench.evaluate.modes import ProgramMode, get_mode
 from closurebench.evaluate.providers import GenerationSettings
 from closurebench.evaluate.providers.reference import reference_provider
 from closurebench.evaluate.runner import RunOptions, run_eval
@@ -62,6 +62,7 @@ from closurebench.graphs import (
     triangle_count,
 )
 from closurebench.report.build import build_report
+from closurebench.sandbox import INSTALL_HINT, available_isolations
 from closurebench.schema import GritInstance
 from closurebench.seeding import rng
 from closurebench.tasks.closure import CLOSURE_TASKS
@@ -201,9 +202,20 @@ def _eval_part(console: Console, out: Path) -> Path:
     for col in ("suite", "model · mode", "N", "strict", "lenient", "outcomes"):
         table.add_column(col)
     run_dirs = []
+    walls = available_isolations()
+    if not walls:
+        console.print(
+            "[yellow]no sandbox wall here[/yellow]: the reference programs (the instances' "
+            "own verified programs, not model output) run without one, and the report says "
+            f"so; a model's programs would be refused. To run them: {INSTALL_HINT}",
+            highlight=False,
+            soft_wrap=True,
+        )
     for suite, model, mode_name in _RUNS:
         records = sets[suite]
         mode = get_mode(mode_name)
+        if isinstance(mode, ProgramMode):
+            mode.use_sandbox(unsafe=not walls)
         run_dir = out / "runs" / f"{suite}-{model}-{mode_name}"
         # The quickstart owns its output: a stale run (another seed) must not be resumed.
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -27,6 +27,7 @@ import numpy as np
 from closurebench.ein.budget import charge
 from closurebench.ein.errors import ResourceLimitError, ShapeError
 from closurebench.ein.limits import Limits
+from closurebench.ein.values import int_text
 
 __all__ = [
     "Abstract",
@@ -56,7 +57,7 @@ def describe_shape(shape: Shape | None) -> str:
         return "unknown shape"
     if len(shape) == 0:
         return "a scalar"
-    dims = ", ".join("?" if d is None else str(d) for d in shape)
+    dims = ", ".join("?" if d is None else int_text(d) for d in shape)
     return f"shape ({dims},)" if len(shape) == 1 else f"shape ({dims})"
 
 
@@ -108,7 +109,8 @@ def element_count(shape: tuple[int, ...]) -> int:
 def ensure_elements(shape: tuple[int, ...], limits: Limits, what: str, *, scratch: int = 0) -> None:
     """Check a coming float64 tensor of ``shape`` against the caps, before allocating it.
 
-    Raises :class:`ResourceLimitError` if it would exceed the element cap, and, while
+    Raises :class:`ResourceLimitError` if it would exceed the element cap (or have an
+    axis longer than it: an empty ``(10**16, 0)`` would take ages to print), and, while
     a program runs, :class:`~closurebench.ein.errors.EinBudgetError` if its bytes
     plus ``scratch`` (temporary bytes the operation needs besides its result) do not
     fit the run's live-bytes budget (see :mod:`closurebench.ein.budget`).
@@ -121,10 +123,16 @@ def ensure_elements(shape: tuple[int, ...], limits: Limits, what: str, *, scratc
 elements; the limit is 50 (Limits.max_elements)
     """
     n = element_count(shape)
-    if n > limits.max_elements:
+    cap = limits.max_elements
+    if n > cap:
         raise ResourceLimitError(
-            f"{what} would have {describe_shape(tuple(shape))} = {n} elements; "
-            f"the limit is {limits.max_elements} (Limits.max_elements)"
+            f"{what} would have {describe_shape(tuple(shape))} = {int_text(n)} elements; "
+            f"the limit is {cap} (Limits.max_elements)"
+        )
+    if any(int(d) > cap for d in shape):
+        raise ResourceLimitError(
+            f"{what} would have {describe_shape(tuple(shape))}, an axis longer than the "
+            f"element cap {cap} (Limits.max_elements)"
         )
     charge(8 * n + scratch, what)
 

@@ -3,7 +3,10 @@
 Both sides give the same error for the same mistake: wrong arity
 (:class:`ArityError`), a tensor of a rank the builtin does not take
 (:class:`ArgumentError`), a node id / axis / size that is not a scalar integer
-(:class:`NonIntegerIndexError`), or a negative one.
+(:class:`NonIntegerIndexError`), a negative one, or a size larger than the element cap
+(:class:`ResourceLimitError`: no tensor can have an axis longer than
+:attr:`Limits.max_elements`, so ``ones(1e308)`` fails at its argument before any
+shape arithmetic). Huge values are shown as ``1e+308``, not as 309 digits.
 
 Example:
     >>> from closurebench.ein.builtins import BUILTINS
@@ -13,6 +16,12 @@ Example:
     closurebench.ein.errors.ArityError: tc takes 1 argument (tc(A)), got 2
     >>> int_argument(BUILTINS["reach"], BUILTINS["reach"].params[1], np.asarray(2.0))
     2
+    >>> int_argument(BUILTINS["ones"], BUILTINS["ones"].params[0], np.asarray(1e308))
+    Traceback (most recent call last):
+    ...
+    closurebench.ein.errors.ResourceLimitError: ones: size N = 1e+308 is larger than the \
+element cap 10000000 (Limits.max_elements), so no tensor can have it; pass a size of at \
+most 10000000 (or raise Limits.max_elements)
 """
 
 from __future__ import annotations
@@ -27,9 +36,11 @@ from closurebench.ein.errors import (
     ArityError,
     IndexOutOfRangeError,
     NonIntegerIndexError,
+    ResourceLimitError,
     UnknownNameError,
 )
-from closurebench.ein.values import rank_name
+from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.values import int_text, rank_name
 
 __all__ = [
     "check_arity",
@@ -102,23 +113,38 @@ def check_int_rank(b: Builtin, p: Param, rank: int | None, shape_text: str) -> N
     )
 
 
-def check_int_value(b: Builtin, p: Param, x: float) -> int:
-    """Return ``x`` as an ``int``; raise unless it is a non-negative integer."""
-    if not float(x).is_integer():
+def check_int_value(b: Builtin, p: Param, x: float, limits: Limits | None = None) -> int:
+    """Return ``x`` as an ``int``; raise unless it is a non-negative integer (and a size fits).
+
+    Args:
+        b: The builtin called.
+        p: The integer parameter ``x`` is passed for.
+        x: The argument's value.
+        limits: The caps; a ``size`` above :attr:`Limits.max_elements` is refused.
+    """
+    x = float(x)
+    if not x.is_integer():  # also inf and nan
         raise NonIntegerIndexError(
             f"{b.name}: {p.name} is a {_KIND_TEXT[p.kind]} and must be an integer, got {x!r}"
         )
     i = int(x)
     if i < 0:
         if p.kind == "size":
-            raise ArgumentError(f"{b.name}: size {p.name} must be >= 0, got {i}")
+            raise ArgumentError(f"{b.name}: size {p.name} must be >= 0, got {int_text(i)}")
         raise IndexOutOfRangeError(
-            f"{b.name}: {_KIND_TEXT[p.kind]} {p.name} = {i} is negative; use 0 or more"
+            f"{b.name}: {_KIND_TEXT[p.kind]} {p.name} = {int_text(i)} is negative; use 0 or more"
+        )
+    cap = (limits or DEFAULT_LIMITS).max_elements
+    if p.kind == "size" and i > cap:
+        raise ResourceLimitError(
+            f"{b.name}: size {p.name} = {int_text(i)} is larger than the element cap {cap} "
+            f"(Limits.max_elements), so no tensor can have it; pass a size of at most {cap} "
+            "(or raise Limits.max_elements)"
         )
     return i
 
 
-def int_argument(b: Builtin, p: Param, value: np.ndarray) -> int:
+def int_argument(b: Builtin, p: Param, value: np.ndarray, limits: Limits | None = None) -> int:
     """Convert a runtime integer argument (literal or rank-0 value holding an integer)."""
     check_int_rank(b, p, value.ndim, f"shape {value.shape}")
-    return check_int_value(b, p, float(value))
+    return check_int_value(b, p, float(value), limits)

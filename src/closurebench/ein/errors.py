@@ -28,6 +28,7 @@ __all__ = [
     "EinBudgetError",
     "EinError",
     "EinInternalError",
+    "EinOutputLimitError",
     "EinRuntimeError",
     "EinSyntaxError",
     "EinTimeoutError",
@@ -151,6 +152,10 @@ class ResourceLimitError(EinError):
 
 class EinBudgetError(ResourceLimitError):
     """The run's live tensors would exceed :attr:`Limits.max_live_bytes`."""
+
+
+class EinOutputLimitError(ResourceLimitError):
+    """The run's printed output would exceed :attr:`Limits.max_output_bytes`."""
 
 
 class EinTimeoutError(ResourceLimitError):

@@ -15,6 +15,10 @@ no later statement reads (:mod:`closurebench.ein.liveness`) are freed right afte
 their last use, so :attr:`EinResult.env` holds only what is still live at the end:
 the result's binding and the names passed in ``keep``.
 
+The run's output (the ``label = value`` lines of its prints, or of its result when it
+prints nothing) is counted by an :class:`~closurebench.ein.output.OutputMeter` against
+:attr:`Limits.max_output_bytes` as each value is printed, before any text is made.
+
 Example:
     >>> from closurebench.ein.parser import parse
     >>> out = evaluate(parse("A = edges([[0,1],[1,2],[2,0]])\\n:print trace(tc(A))"))
@@ -60,6 +64,7 @@ from closurebench.ein.errors import (
 )
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 from closurebench.ein.liveness import dead_after, result_index
+from closurebench.ein.output import OutputMeter
 from closurebench.ein.values import ensure_finite, literal_value, rank_name
 
 __all__ = ["EinResult", "evaluate"]
@@ -79,6 +84,9 @@ class EinResult:
         env: The bindings still live at the end: the result's name (when the result
             is an assignment) and every name the caller asked to keep.
         peak_bytes: The most live tensor bytes the run's budget checks saw.
+        output_bytes: An upper bound (exact for integral values) of the bytes of the
+            run's output, the ``label = value`` lines, counted against
+            :attr:`Limits.max_output_bytes`.
     """
 
     value: np.ndarray
@@ -86,6 +94,7 @@ class EinResult:
     printed: list[tuple[str, np.ndarray]] = field(default_factory=list)
     env: dict[str, np.ndarray] = field(default_factory=dict)
     peak_bytes: int = 0
+    output_bytes: int = 0
 
 
 class _Evaluator:
@@ -250,7 +259,7 @@ class _Evaluator:
                     check_tensor_rank(b, p, value.ndim, f"shape {value.shape}")
                     args.append(value)
                 else:
-                    args.append(int_argument(b, p, value))
+                    args.append(int_argument(b, p, value, self.limits))
             except EinError as err:
                 raise self.fail(err, arg_node) from None
         try:
@@ -269,6 +278,8 @@ class _Evaluator:
         stmts = self.program.statements
         dead = dead_after(self.program, self.keep)
         final = result_index(self.program)
+        meter = OutputMeter(self.limits)
+        prints = any(isinstance(stmt, ast.Print) for stmt in stmts)
         for k, stmt in enumerate(stmts):
             try:
                 budget.tick("this statement")
@@ -276,6 +287,10 @@ class _Evaluator:
                     value = self.einsum(stmt.value, stmt.indices)
                 else:
                     value = self.top(stmt.value)
+                if isinstance(stmt, ast.Print):
+                    meter.charge(stmt.label, value)
+                elif k == final and not prints:
+                    meter.charge(stmt.target, value, result=True)
             except EinError as err:
                 raise self.fail(err, stmt) from None
             except (RecursionError, MemoryError) as exc:
@@ -313,7 +328,9 @@ class _Evaluator:
                 column=1,
                 source_line=self.program.line_text(1),
             )
-        return EinResult(last[1], last[0], printed, dict(self.env), budget.peak)
+        return EinResult(
+            last[1], last[0], printed, dict(self.env), budget.peak, output_bytes=meter.printed
+        )
 
 
 def evaluate(

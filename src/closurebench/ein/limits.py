@@ -13,8 +13,8 @@ Example:
     Traceback (most recent call last):
     ...
     closurebench.errors.ConfigError: Limits.max_elements is 0; pass an integer >= 1
-    >>> Limits().max_live_bytes // 2**20, Limits().max_seconds
-    (512, 10.0)
+    >>> Limits().max_live_bytes // 2**20, Limits().max_seconds, Limits().max_output_bytes // 2**20
+    (512, 10.0, 16)
     >>> Limits(max_seconds=0)
     Traceback (most recent call last):
     ...
@@ -42,7 +42,10 @@ class Limits:
 
     Attributes:
         max_elements: Most elements any tensor may hold — values, builtin results,
-            einsum intermediates and outputs (default 10**7, i.e. about 80 MB).
+            einsum intermediates and outputs (default 10**7, i.e. about 80 MB) — and
+            so the largest size argument (``ones(N, M)``, ``zeros``, ``eye(N)``,
+            ``vec(L, N)``, ``edges(L, N)``) and axis length: ``ones(1e308)`` is refused
+            at its argument.
         max_source_chars: Longest accepted program text, in characters.
         max_lines: Most physical lines in a program.
         max_depth: Deepest expression nesting (parentheses, operators, calls); at most 200.
@@ -60,6 +63,12 @@ class Limits:
             from the start of parsing and checked before every operation and every
             einsum contraction step; one builtin call (e.g. ``tc`` of a dense
             3000-node DAG) runs to its end before the check. ``math.inf`` turns it off.
+        max_output_bytes: Most bytes a run may print (default 16 MiB): the lines
+            ``label = value`` of all its ``:print`` statements (or of its result when
+            it prints nothing), as the CLI writes them and about as long as their JSON.
+            Each value's size is bounded from its shape (and, when that is not enough,
+            counted from its entries) before any text is made, so a print that would
+            pass the limit fails with a located error instead of producing the bytes.
     """
 
     max_elements: int = 10**7
@@ -70,6 +79,7 @@ class Limits:
     max_einsum_work: int = 10**9
     max_live_bytes: int = 512 * 2**20
     max_seconds: float = 10.0
+    max_output_bytes: int = 16 * 2**20
 
     def __post_init__(self) -> None:
         secs = self.max_seconds

@@ -15,7 +15,13 @@ has length N when N is a literal or a name bound to one). It checks
 * the live-bytes budget, as far as shapes are known: it replays the evaluator's
   liveness (:mod:`closurebench.ein.liveness`) over the statically known sizes of
   the bindings and printed values, a lower bound of what the run will hold, and
-  fails before anything runs when even that exceeds :attr:`Limits.max_live_bytes`.
+  fails before anything runs when even that exceeds :attr:`Limits.max_live_bytes`;
+* sizes: a size argument (``ones(N)``, ``eye(N)``, ``edges(L, N)``, ``vec(L, N)``)
+  above :attr:`Limits.max_elements`, and a builtin result of known shape over the
+  element cap (``edges([[0, 1e9]])``), before anything is allocated;
+* the output limit, as far as shapes are known: the fewest bytes every printed value
+  of known shape can take (:mod:`closurebench.ein.output`) against
+  :attr:`Limits.max_output_bytes`.
 
 Whatever it cannot know statically (data-dependent sizes and indices) the evaluator
 checks again at run time, with the same error classes and messages.
@@ -35,7 +41,12 @@ from __future__ import annotations
 import numpy as np
 
 from closurebench.ein import ast
-from closurebench.ein.abstract import Abstract, broadcast_shapes, element_count
+from closurebench.ein.abstract import (
+    Abstract,
+    broadcast_shapes,
+    element_count,
+    ensure_elements,
+)
 from closurebench.ein.budget import format_bytes
 from closurebench.ein.builtins import BUILTINS
 from closurebench.ein.calls import (
@@ -62,7 +73,8 @@ from closurebench.ein.errors import (
     ShapeError,
 )
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
-from closurebench.ein.liveness import dead_after
+from closurebench.ein.liveness import dead_after, result_index
+from closurebench.ein.output import OutputMeter
 from closurebench.ein.values import literal_value, rank_name
 
 __all__ = ["check_program"]
@@ -187,11 +199,14 @@ class _Checker:
                 else:
                     check_int_rank(b, p, a.rank, a.describe())
                     if a.value is not None and a.value.ndim == 0:
-                        check_int_value(b, p, float(a.value))
+                        check_int_value(b, p, float(a.value), self.limits)
             except EinError as err:
                 raise self.fail(err, arg_node) from None
         try:
-            return b.infer(*args)
+            out = b.infer(*args)
+            if out.shape is not None and None not in out.shape:
+                ensure_elements(out.shape, self.limits, f"{b.name}(...)")  # type: ignore[arg-type]
+            return out
         except EinError as err:
             raise self.fail(err, _target(err, node)) from None
 
@@ -222,9 +237,18 @@ def check_program(program: ast.Program, limits: Limits | None = None) -> dict[st
     held: dict[str, int] = {}  # known bytes of each live binding
     total = 0  # known bytes of live bindings and printed values
     printed: set[str] = set()  # live bindings whose array a print also holds
+    meter = OutputMeter(limits)
+    final = result_index(program)
+    prints = any(isinstance(stmt, ast.Print) for stmt in program.statements)
     for k, stmt in enumerate(program.statements):
         try:
             value = checker.statement(stmt)
+            if value.shape is not None and None not in value.shape:
+                shape: tuple[int, ...] = value.shape  # type: ignore[assignment]
+                if isinstance(stmt, ast.Print):
+                    meter.charge_static(stmt.label, shape)
+                elif k == final and not prints:
+                    meter.charge_static(stmt.target, shape, result=True)
             nbytes = _fresh_bytes(stmt, value)
             if total + nbytes > limits.max_live_bytes:
                 raise EinBudgetError(

@@ -12,10 +12,16 @@ Example:
     '[[0, 1], [1, 0.5]]'
     >>> to_json_value(np.array([2.0, 0.25]))
     [2, 0.25]
+    >>> "".join(format_chunks(np.eye(2))) == format_value(np.eye(2))
+    True
+    >>> int_text(7), int_text(10**308), int_text(-(10**20))
+    ('7', '1e+308', '-1e+20')
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -23,9 +29,35 @@ import numpy as np
 from closurebench.ein import ast
 from closurebench.ein.errors import EinRuntimeError, ShapeError
 
-__all__ = ["ensure_finite", "format_value", "literal_value", "rank_name", "to_json_value"]
+__all__ = [
+    "ensure_finite",
+    "format_chunks",
+    "format_value",
+    "int_text",
+    "literal_value",
+    "rank_name",
+    "to_json_value",
+]
 
 _EXACT = 2.0**53
+# Integers up to this many digits are written out in messages; longer ones in e-notation.
+_MAX_DIGITS = 15
+# Elements formatted per piece of :func:`format_chunks` (a few hundred KB of text).
+_PIECE = 1 << 14
+
+
+def int_text(n: int) -> str:
+    """An integer for a message: exact when short, else ``1e+308``-style (3 digits).
+
+    Sizes and positions come from float64 numbers, so ``ones(1e308)`` asks for an
+    integer of 309 digits; messages show it as ``1e+308``.
+    """
+    if len(str(abs(n))) <= _MAX_DIGITS:
+        return str(n)
+    mantissa, exponent = format(Decimal(n), ".3g").split("e")  # rounded, any size
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{exponent}"
 
 
 def rank_name(rank: int) -> str:
@@ -90,7 +122,9 @@ def ensure_finite(value: np.ndarray, what: str) -> np.ndarray:
     """Raise :class:`EinRuntimeError` if ``value`` holds inf or NaN (numeric overflow)."""
     # A finite sum proves every entry finite (inf and NaN poison a sum) without the
     # temporary boolean array; only when the sum is not finite is the full check needed.
-    if not np.isfinite(value.sum()) and not np.isfinite(value).all():
+    with np.errstate(over="ignore", invalid="ignore"):  # a sum past 1.8e308 is inf
+        total = value.sum()
+    if not np.isfinite(total) and not np.isfinite(value).all():
         raise EinRuntimeError(
             f"{what} produced a non-finite value (overflow beyond float64's range 1.8e308)"
         )
@@ -103,6 +137,12 @@ def _scalar(x: float) -> int | float:
     return x
 
 
+def _text(x: float) -> str:
+    if x.is_integer() and abs(x) < _EXACT:
+        return str(int(x))
+    return repr(x)
+
+
 def to_json_value(value: np.ndarray) -> Any:
     """A JSON-ready number, list, or list of lists (integral floats become ints).
 
@@ -113,23 +153,49 @@ def to_json_value(value: np.ndarray) -> Any:
     arr = np.asarray(value, dtype=np.float64)
     if arr.ndim == 0:
         return _scalar(float(arr))
+    if arr.ndim == 1:
+        return [_scalar(x) for x in arr.tolist()]
     return [to_json_value(row) for row in arr]
 
 
-def _fmt(x: int | float) -> str:
-    return str(x) if isinstance(x, int) else repr(x)
+def _row_chunks(row: np.ndarray) -> Iterator[str]:
+    for start in range(0, len(row), _PIECE):
+        piece = ", ".join(map(_text, row[start : start + _PIECE].tolist()))
+        yield piece if start == 0 else ", " + piece
+
+
+def format_chunks(value: np.ndarray) -> Iterator[str]:
+    """:func:`format_value`'s text in pieces of a few hundred KB, for streaming output.
+
+    The CLI writes the pieces as they come, so printing a large value never holds
+    its whole text (or a Python list of all its entries) in memory.
+    """
+    arr = np.asarray(value, dtype=np.float64)
+    if arr.ndim == 0:
+        yield _text(float(arr))
+        return
+    if arr.ndim == 1:
+        yield "["
+        yield from _row_chunks(arr)
+        yield "]"
+        return
+    yield "["
+    for k, row in enumerate(arr):
+        yield "[" if k == 0 else ", ["
+        yield from _row_chunks(row)
+        yield "]"
+    yield "]"
 
 
 def format_value(value: np.ndarray) -> str:
     """Human/CLI text: ``3`` for integral scalars, ``[1, 0.5]``, ``[[0, 1], [1, 0]]``.
 
+    The text equals ``json.dumps(to_json_value(value))``.
+
     Example:
         >>> format_value(np.zeros((0,)))
         '[]'
+        >>> format_value(np.zeros((2, 0)))
+        '[[], []]'
     """
-    data = to_json_value(value)
-    if isinstance(data, list):
-        if data and isinstance(data[0], list):
-            return "[" + ", ".join("[" + ", ".join(map(_fmt, r)) + "]" for r in data) + "]"
-        return "[" + ", ".join(map(_fmt, data)) + "]"
-    return _fmt(data)
+    return "".join(format_chunks(value))

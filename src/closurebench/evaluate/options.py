@@ -21,10 +21,23 @@ from typing import Any
 from closurebench.errors import ConfigError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S
 
-__all__ = ["DEFAULT_MAX_CONSECUTIVE_FAILURES", "RunOptions", "RunStats"]
+__all__ = [
+    "DEFAULT_MAX_CONSECUTIVE_FAILURES",
+    "DEFAULT_MAX_HARNESS_DEATHS",
+    "RunOptions",
+    "RunStats",
+]
 
 #: Consecutive failed instances after which a run stops (``--max-consecutive-failures``).
 DEFAULT_MAX_CONSECUTIVE_FAILURES = 10
+
+#: Harness deaths on one reply after which it is recorded as wrong, unhandled
+#: (``RunOptions.max_harness_deaths``). Two, not one: a death is charged to every reply
+#: being handled when the process stopped - with ``--concurrency 8`` up to seven of them
+#: innocent, and all of them when the cause was outside (the user's Ctrl-C, the
+#: out-of-memory killer acting on another instance's program, a machine crash). The one
+#: more try runs alone, with nothing else in flight, so a second death is this reply's.
+DEFAULT_MAX_HARNESS_DEATHS = 2
 
 
 def _seconds(name: str, value: float) -> None:
@@ -53,6 +66,13 @@ class RunOptions:
             records another dataset, model or settings.
         max_consecutive_failures: Stop the run when this many instances in a row end in
             error (a dead or overloaded server); 0 never stops.
+        max_harness_deaths: On resume, an instance whose reply was being handled when
+            this many earlier harness processes died (the crash journal,
+            :mod:`closurebench.evaluate.journal`) is not handled again: it is recorded as
+            ``wrong`` (counted in the accuracies) with ``harness_deaths``. One with fewer
+            deaths is handled again - alone, before the other instances, from the cached
+            reply - so the default 2 gives each such reply exactly one more try; 1 gives
+            none. At least 1.
         progress: Show a progress bar on stderr.
         sync_interval_s: Seconds between fsyncs of the results and cache files
             (0: fsync every line; lines are flushed to the OS either way).
@@ -68,6 +88,7 @@ class RunOptions:
     keep_errors: bool = False
     force_new: bool = False
     max_consecutive_failures: int = DEFAULT_MAX_CONSECUTIVE_FAILURES
+    max_harness_deaths: int = DEFAULT_MAX_HARNESS_DEATHS
     progress: bool = True
     sync_interval_s: float = DEFAULT_SYNC_INTERVAL_S
 
@@ -93,6 +114,11 @@ class RunOptions:
                 "--max-consecutive-failures must be >= 0 (0 never stops), got "
                 f"{self.max_consecutive_failures}"
             )
+        if self.max_harness_deaths < 1:
+            raise ConfigError(
+                "max_harness_deaths must be >= 1 (1: a reply the harness died on once is "
+                f"recorded as wrong at once), got {self.max_harness_deaths}"
+            )
         _seconds("--fsync-interval", self.sync_interval_s)
 
 
@@ -113,8 +139,15 @@ class RunStats:
         adapted_requests: Requests sent again at once because the server refused a
             parameter it names (see :class:`~closurebench.evaluate.requests.Requester`).
         adaptations: The settings changes those refusals caused (also in ``run.json``).
+        harness_retried: Instances of this call handled again because a harness process
+            had died while handling their reply (alone, before the others).
+        harness_gave_up: Instances of this call recorded as ``wrong`` without handling
+            their reply, because harness processes had died on it ``max_harness_deaths``
+            times.
         aborted: Why the run stopped before every instance was done (a fatal provider
             error, or the circuit breaker), or None.
+        run_info: What the mode records about how it executes (a program mode's
+            sandbox: level, wall or ``unsafe``); also in ``run.json`` and the summary.
         summary: The summary written to ``summary.json``.
     """
 
@@ -128,7 +161,10 @@ class RunStats:
     retry_after_capped: int = 0
     adapted_requests: int = 0
     adaptations: list[dict[str, Any]] = field(default_factory=list)
+    harness_retried: int = 0
+    harness_gave_up: int = 0
     aborted: str | None = None
+    run_info: dict[str, Any] = field(default_factory=dict)
     summary: dict[str, Any] = field(default_factory=dict)
 
     def counters(self) -> dict[str, int]:
@@ -143,4 +179,6 @@ class RunStats:
             "failures": self.failures,
             "retry_after_capped": self.retry_after_capped,
             "adapted_requests": self.adapted_requests,
+            "harness_retried": self.harness_retried,
+            "harness_gave_up": self.harness_gave_up,
         }

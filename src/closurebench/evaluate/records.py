@@ -19,8 +19,10 @@ Result fields: ``id``, ``outcome``, ``strict``, ``lenient``, ``extracted``,
 ``reason``, ``response``, ``reasoning``, ``usage`` {``prompt_tokens``,
 ``completion_tokens``, ``reasoning_tokens`` (null when the server reported none)},
 ``latency_s``, ``finish_reason``, ``requests``,
-``settings``, ``mode``, ``error``, ``extra``, plus the metadata fields of
-:data:`~closurebench.schema.META_FIELDS` copied from the instance (missing ones are null).
+``settings``, ``mode``, ``error``, ``extra``, ``harness_deaths`` (only when a harness
+process died while handling the reply, see :mod:`closurebench.evaluate.journal`), plus
+the metadata fields of :data:`~closurebench.schema.META_FIELDS` copied from the instance
+(missing ones are null).
 
 Example:
     >>> s = summarize([{"outcome": "strict_correct", "strict": True, "lenient": True,
@@ -49,6 +51,7 @@ from closurebench.schema import (
     META_FIELDS,
     ClosureInstance,
     GritInstance,
+    HarnessDeaths,
     Outcome,
     ResultRecord,
     Usage,
@@ -101,6 +104,7 @@ def make_result(
     requests: int = 0,
     error: str | None = None,
     extra: dict[str, Any] | None = None,
+    harness_deaths: HarnessDeaths | None = None,
 ) -> ResultRecord:
     """Build the result record of one instance.
 
@@ -120,6 +124,8 @@ def make_result(
         requests: Number of model calls the instance took.
         error: Error message when the instance failed (after all retries).
         extra: Mode-specific details.
+        harness_deaths: Harness processes that died while handling the reply (None:
+            none did).
 
     Returns:
         The :class:`~closurebench.schema.ResultRecord`.
@@ -162,6 +168,7 @@ def make_result(
         mode=mode,
         error=error,
         extra=_jsonable(extra or {}),
+        harness_deaths=harness_deaths,
         **meta,
     )
 
@@ -314,7 +321,10 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     reasoning tokens servers reported (part of the completion tokens), over the
     ``tokens.reasoning_reported`` results that had them; ``reasoning_mean`` is per such
     result (None when no server reported any). Latency statistics cover answered
-    instances.
+    instances. ``harness_deaths`` counts the results whose reply a harness process died
+    while handling (:mod:`closurebench.evaluate.journal`): ``recorded_wrong`` were given
+    up and are answered ``wrong`` (in every denominator; up to three ids under
+    ``examples``), ``survived`` were handled again and finished.
 
     Args:
         results: Result objects (the JSON form, e.g. from :func:`iter_results`; any
@@ -330,11 +340,21 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     latencies: list[float] = []
     suites: set[str] = set()
     examples: list[str] = []
+    gave_up = survived = 0
+    gave_up_ids: list[str] = []
     first: dict[str, Any] | None = None
     for r in results:
         if first is None:
             first = {"mode": r.get("mode"), "settings": r.get("settings")}
         total += 1
+        deaths = r.get("harness_deaths")
+        if isinstance(deaths, Mapping):
+            if deaths.get("gave_up"):
+                gave_up += 1
+                if len(gave_up_ids) < 3:
+                    gave_up_ids.append(str(r.get("id")))
+            else:
+                survived += 1
         usage = r.get("usage") or {}
         completion_total += float(usage.get("completion_tokens") or 0)
         prompt_total += float(usage.get("prompt_tokens") or 0)
@@ -381,6 +401,11 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             ),
         },
         "latency_s": {"mean": _mean(latencies), "p90": _p90(latencies)},
+        "harness_deaths": {
+            "recorded_wrong": gave_up,
+            "survived": survived,
+            "examples": gave_up_ids,
+        },
         "mode": first.get("mode"),
         "settings": first.get("settings"),
         "suites": sorted(suites),

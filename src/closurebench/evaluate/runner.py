@@ -36,7 +36,20 @@ sha256, model, provider, mode, scoring-relevant settings) and ``RUN_DIR/summary.
   (:class:`~closurebench.evaluate.breaker.CircuitBreaker`), which stops the run after
   ``max_consecutive_failures`` instances in a row ended in error. Earlier results are
   streamed, never held in memory; fsync is group-committed every ``sync_interval_s``
-  (a machine crash loses at most that window, which the resume re-runs).
+  (a machine crash loses at most that window, which the resume re-runs);
+* **journal** (:class:`~closurebench.evaluate.journal.CrashJournal`): a reply that
+  kills or hangs the harness itself would otherwise be replayed from the cache, and
+  kill it again, on every resume. Each reply is noted in ``RUN_DIR/journal.jsonl``
+  (flushed) before the mode handles it, and the instance is closed there once its
+  result is written; the journal lives here, so it covers every mode. On resume
+  (:func:`plan_run` reads it under the lock), an instance whose reply an earlier
+  process died handling ``max_harness_deaths`` times (default 2) is not handled
+  again: it is recorded as ``wrong`` with ``harness_deaths`` (in the denominator,
+  not an ``error``, so a reply cannot shrink its own denominator by crashing the
+  harness) and the run goes on. One with fewer deaths is handled again first, *alone*
+  (nothing else in flight, so a second death is its own, not a bystander's), from the
+  cached reply: re-requesting would give a reply that crashed the harness a fresh
+  sample, a second chance no other reply gets, and cost a request.
 
 The steps live in their own modules where they stand alone:
 :mod:`~closurebench.evaluate.options` (:class:`RunOptions`, :class:`RunStats`),
@@ -53,12 +66,13 @@ import asyncio
 import contextlib
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
 from closurebench.evaluate.breaker import CircuitBreaker, RunAborted
 from closurebench.evaluate.cache import CompletionCache
+from closurebench.evaluate.journal import JOURNAL_FILE, CrashJournal, read_deaths
 from closurebench.evaluate.modes import AnyInstance, Message, Mode, get_mode
 from closurebench.evaluate.options import RunOptions, RunStats
 from closurebench.evaluate.progress import ProgressBar
@@ -88,8 +102,9 @@ from closurebench.evaluate.rundir import (
     run_identity,
 )
 from closurebench.evaluate.selection import select_instances
-from closurebench.schema import Outcome, ResultRecord
+from closurebench.schema import HarnessDeaths, Outcome, ResultRecord
 from closurebench.schema.results import is_error_result
+from closurebench.scoring.outcome import Score
 
 __all__ = [
     "InstanceEvaluator",
@@ -105,6 +120,7 @@ __all__ = [
     "run_eval",
     "schedule",
     "select_instances",
+    "triage",
 ]
 
 RESULTS_FILE = "results.jsonl"
@@ -127,6 +143,8 @@ class RunPlan:
         selected_ids: Ids of every selected instance (done or not).
         done_ids: Ids already in the results file.
         stats: The run's counters (``selected`` and ``skipped`` filled in).
+        deaths: For the instances to do, how many earlier harness processes died while
+            handling their reply (the crash journal; only ids with at least one).
     """
 
     out_dir: Path
@@ -134,6 +152,7 @@ class RunPlan:
     selected_ids: set[str]
     done_ids: set[str]
     stats: RunStats
+    deaths: dict[str, int] = field(default_factory=dict)
 
     @property
     def results_path(self) -> Path:
@@ -146,8 +165,8 @@ class RunPlan:
 
 
 def _start_over(out_dir: Path) -> None:
-    """Delete a run's results, cache and summary (``--force-new``; lock held)."""
-    for name in (RESULTS_FILE, CACHE_FILE, SUMMARY_FILE):
+    """Delete a run's results, cache, summary and journal (``--force-new``; lock held)."""
+    for name in (RESULTS_FILE, CACHE_FILE, SUMMARY_FILE, JOURNAL_FILE):
         with contextlib.suppress(FileNotFoundError):
             (out_dir / name).unlink()
 
@@ -168,7 +187,8 @@ def plan_run(
 
     Creates ``out``, checks (or writes) ``run.json``, starts over when ``force_new``,
     repairs ``results.jsonl`` (dropping the results that ended in error unless
-    ``keep_errors``) and skips the ids already done.
+    ``keep_errors``), skips the ids already done and reads, from the crash journal, how
+    often a harness process died while handling each remaining instance's reply.
 
     Args:
         instances: The selected instances.
@@ -212,7 +232,40 @@ def plan_run(
     done_ids = repair_results(results, drop=None if keep_errors else is_error_result)
     todo = [r for r in instances if str(r.id) not in done_ids]
     stats = RunStats(selected=len(instances), skipped=len(instances) - len(todo))
-    return RunPlan(out_dir, todo, {str(r.id) for r in instances}, done_ids, stats)
+    # Under the lock, before this process writes: every session in the journal is over.
+    died = read_deaths(out_dir / JOURNAL_FILE)
+    deaths = {str(r.id): died[str(r.id)] for r in todo if str(r.id) in died}
+    return RunPlan(out_dir, todo, {str(r.id) for r in instances}, done_ids, stats, deaths)
+
+
+def triage(
+    todo: Sequence[AnyInstance], deaths: Mapping[str, int], max_deaths: int
+) -> tuple[list[AnyInstance], list[AnyInstance], list[AnyInstance]]:
+    """Split the instances to do by the harness deaths their replies caused.
+
+    Args:
+        todo: The instances to do, in order.
+        deaths: Harness deaths per instance id (see :func:`plan_run`).
+        max_deaths: ``RunOptions.max_harness_deaths``.
+
+    Returns:
+        ``(give_up, retry, rest)``: the instances with ``max_deaths`` or more deaths
+        (recorded as wrong, unhandled), those with fewer but some (handled again, one at
+        a time, first), and the others; each in ``todo`` order.
+
+    Example:
+        >>> from types import SimpleNamespace as I
+        >>> parts = triage([I(id="a"), I(id="b"), I(id="c")], {"a": 2, "b": 1}, 2)
+        >>> [[r.id for r in part] for part in parts]
+        [['a'], ['b'], ['c']]
+    """
+    give_up: list[AnyInstance] = []
+    retry: list[AnyInstance] = []
+    rest: list[AnyInstance] = []
+    for record in todo:
+        n = deaths.get(str(record.id), 0)
+        (give_up if n >= max_deaths else retry if n else rest).append(record)
+    return give_up, retry, rest
 
 
 # ------------------------------------------------------------------- schedule
@@ -279,6 +332,9 @@ class InstanceEvaluator:
         request: The runner's request function.
         settings: Generation settings as a dict (recorded in each result).
         stats: The run's counters (``failures`` is updated here).
+        journal: The crash journal (None: not kept): each reply is noted there before
+            the mode handles it, and each further request as a wait.
+        deaths: Earlier harness deaths per instance id, recorded in its result.
     """
 
     def __init__(
@@ -290,6 +346,9 @@ class InstanceEvaluator:
         ],
         settings: Mapping[str, Any],
         stats: RunStats,
+        *,
+        journal: CrashJournal | None = None,
+        deaths: Mapping[str, int] | None = None,
     ) -> None:
         """Bind the evaluator.
 
@@ -299,11 +358,15 @@ class InstanceEvaluator:
                 :class:`Requester`).
             settings: Generation settings as a dict.
             stats: The run's counters.
+            journal: The crash journal (None: not kept).
+            deaths: Earlier harness deaths per instance id (None: none).
         """
         self.mode = mode
         self.request = request
         self.settings = dict(settings)
         self.stats = stats
+        self.journal = journal
+        self.deaths = dict(deaths or {})
 
     async def __call__(self, record: AnyInstance) -> ResultRecord:
         """The result of ``record`` (a failed instance gets outcome ``error``).
@@ -319,6 +382,7 @@ class InstanceEvaluator:
         """
         rid = str(record.id)
         calls = 0
+        journal = self.journal
 
         async def complete(
             messages: list[Message],
@@ -328,7 +392,12 @@ class InstanceEvaluator:
         ) -> Completion:
             nonlocal calls
             calls += 1
-            return await self.request(f"{rid}#{calls}", messages, stop, tools)
+            if journal is not None:
+                journal.waiting(rid)  # an earlier reply's handling pauses (agent rounds)
+            completion = await self.request(f"{rid}#{calls}", messages, stop, tools)
+            if journal is not None:
+                journal.handling(rid)  # flushed before the mode sees the reply
+            return completion
 
         try:
             output = await self.mode.run(record, complete)
@@ -357,12 +426,51 @@ class InstanceEvaluator:
             finish_reason=output.finish_reason,
             requests=max(calls, output.requests if calls else 0),
             extra=output.extra,
+            harness_deaths=self._deaths(rid),
         )
+
+    def _deaths(self, rid: str, *, gave_up: bool = False) -> HarnessDeaths | None:
+        n = self.deaths.get(rid, 0)
+        return HarnessDeaths(count=n, gave_up=gave_up) if n else None
 
     def _failed(self, record: AnyInstance, calls: int, error: str) -> ResultRecord:
         self.stats.failures += 1
         return make_result(
-            record, mode=self.mode.name, settings=self.settings, requests=calls, error=error
+            record,
+            mode=self.mode.name,
+            settings=self.settings,
+            requests=calls,
+            error=error,
+            harness_deaths=self._deaths(str(record.id)),
+        )
+
+    def give_up(self, record: AnyInstance, max_deaths: int) -> ResultRecord:
+        """The result of an instance whose reply the harness died on too often: wrong.
+
+        The reply is not requested nor handled: the instance is recorded as ``wrong``
+        (strict and lenient False, so it counts in every accuracy's denominator) with
+        ``harness_deaths`` ``gave_up`` and a reason that says how often the harness died.
+
+        Args:
+            record: The instance.
+            max_deaths: ``RunOptions.max_harness_deaths`` (named in the reason).
+
+        Returns:
+            Its result record.
+        """
+        rid = str(record.id)
+        n = self.deaths.get(rid, 0)
+        reason = (
+            f"the harness died {n} time{'s' if n != 1 else ''} while handling this reply "
+            f"(max_harness_deaths={max_deaths}); not handled again, recorded as wrong "
+            "(the reply is in the run's cache.jsonl)"
+        )
+        return make_result(
+            record,
+            mode=self.mode.name,
+            settings=self.settings,
+            score=Score.fail(Outcome.WRONG, None, reason),
+            harness_deaths=self._deaths(rid, gave_up=True),
         )
 
 
@@ -432,6 +540,8 @@ def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     summary["aborted"] = aborted
     summary["run"] = plan.stats.counters()
     summary["adaptations"] = list(plan.stats.adaptations)
+    for key, value in plan.stats.run_info.items():  # e.g. the sandbox (unsafe or a wall)
+        summary.setdefault(key, value)
     write_summary(plan.out_dir / SUMMARY_FILE, summary)
     plan.stats.summary = summary
     plan.stats.aborted = aborted
@@ -493,7 +603,8 @@ async def run_eval(
             notice=notice,
         )
         stats = plan.stats
-        record_run_info(plan.out_dir, the_mode.run_info())
+        stats.run_info = the_mode.run_info()
+        record_run_info(plan.out_dir, stats.run_info)
         cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
         cache = CompletionCache(
             cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
@@ -516,20 +627,67 @@ async def run_eval(
         )
         requester.restore(recorded_adaptations(plan.out_dir))
         stats.adaptations = requester.adaptations
-        evaluate = InstanceEvaluator(the_mode, requester, settings.to_dict(), stats)
+        journal = CrashJournal(plan.out_dir / JOURNAL_FILE, sync_interval_s=opts.sync_interval_s)
+        evaluate = InstanceEvaluator(
+            the_mode, requester, settings.to_dict(), stats, journal=journal, deaths=plan.deaths
+        )
         record = Recorder(writer, progress, stats, CircuitBreaker(opts.max_consecutive_failures))
+        give_up, retry, rest = triage(plan.todo, plan.deaths, opts.max_harness_deaths)
+        retry_ids = {str(r.id) for r in retry}
+
+        def tell(message: str) -> None:
+            if say is not None:
+                say(message)
 
         async def work(instance: AnyInstance) -> None:
-            record(await evaluate(instance))
+            rid = str(instance.id)
+            result = await evaluate(instance)
+            try:
+                record(result)
+            finally:
+                journal.done(rid)  # after its result line: the attempt is complete
+            if rid in retry_ids:
+                stats.harness_retried += 1
+
+        async def run_all() -> None:
+            for instance in give_up:
+                n = plan.deaths[str(instance.id)]
+                tell(
+                    f"{instance.id}: the harness died {n} time{'s' if n != 1 else ''} while "
+                    "handling its reply; recorded as wrong without handling it again"
+                )
+                record(evaluate.give_up(instance, opts.max_harness_deaths))
+                stats.harness_gave_up += 1
+            if retry:
+                shown = ", ".join(str(r.id) for r in retry[:5]) + (
+                    ", ..." if len(retry) > 5 else ""
+                )
+                tell(
+                    f"{len(retry)} instance(s) were being handled when an earlier run on this "
+                    f"folder died ({shown}); each is handled once more, alone, before the "
+                    f"others (after {opts.max_harness_deaths} such deaths an instance is "
+                    "recorded as wrong)"
+                )
+                await schedule(retry, work, 1)  # alone: a death now is this reply's own
+            await schedule(rest, work, opts.concurrency)
 
         aborted: RunAborted | None = None
         interrupted = True
         try:
-            await schedule(plan.todo, work, opts.concurrency)
+            await run_all()
             interrupted = False
         except RunAborted as exc:
             aborted, interrupted = exc, False
         finally:
+            charged = journal.open_ids
+            if charged:  # stopped while handling: on resume each counts as a harness death
+                tell(
+                    f"stopped while handling the reply of {', '.join(charged[:5])}"
+                    + (", ..." if len(charged) > 5 else "")
+                    + ": the next run on this folder counts each as a harness death (handled "
+                    f"again alone; recorded as wrong after {opts.max_harness_deaths})"
+                )
+            journal.close()
             progress.close()
             writer.close()
             cache.close()

@@ -8,7 +8,11 @@ line and field). Results that ended in error (outcome ``error``: the request fai
 no model response) are not model results: :func:`load_run` keeps them out of
 :attr:`Run.records`, so every table and figure is over answered instances, and counts
 them in :attr:`Run.errors`; a run with errors, or whose ``summary.json`` says it
-stopped early or is incomplete, is marked incomplete (:attr:`Run.incomplete`).
+stopped early or is incomplete, is marked incomplete (:attr:`Run.incomplete`). A
+result the runner gave up on because the harness died while handling its reply
+(``harness_deaths.gave_up``) is a ``wrong`` answer like any other - it stays in the
+records and in every denominator - and is counted in :attr:`Run.harness_gave_up`; in a
+program-mode run it is a failed execution (``harness_died``).
 This module loads runs and computes the
 quantities the report tables and figures show: accuracies with Wilson 95% intervals,
 outcome shares, token and latency statistics, the GRIT robustness measures as GRAIN
@@ -76,6 +80,7 @@ __all__ = [
     "directional_accuracy",
     "form_gap",
     "group_by",
+    "harness_gave_up",
     "is_lenient",
     "is_strict",
     "latency_stats",
@@ -248,6 +253,10 @@ class Run:
         errors: Results that ended in error (no model response), left out of
             ``records``.
         error_examples: Up to three distinct error messages.
+        harness_gave_up: Of ``records``, those recorded as wrong because the harness
+            died while handling their reply (``harness_deaths.gave_up``).
+        sandbox: How a program mode ran the model's programs (``run.json``'s
+            ``sandbox``: the level, ``wall`` and ``unsafe``), or ``None`` for other modes.
     """
 
     path: Path
@@ -258,6 +267,19 @@ class Run:
     summary: dict[str, Any] | None = field(default=None)
     errors: int = 0
     error_examples: list[str] = field(default_factory=list)
+    harness_gave_up: int = 0
+    sandbox: dict[str, Any] | None = None
+
+    @property
+    def unsafe(self) -> bool:
+        """The run executed model programs without a sandbox wall (``--unsafe-no-sandbox``).
+
+        Example:
+            >>> unsafe = {"isolation": "none", "unsafe": True}
+            >>> Run(Path("."), "m", "m", "", [], sandbox=unsafe).unsafe
+            True
+        """
+        return bool((self.sandbox or {}).get("unsafe"))
 
     @property
     def incomplete(self) -> str | None:
@@ -389,7 +411,38 @@ def load_run(path: str | Path) -> Run:
         or ""
     )
     label = f"{model} · {mode}" if mode else str(model)
-    return Run(p, label, str(model), str(mode), records, summary, errors, examples)
+    gave_up = sum(harness_gave_up(r) for r in records)
+    sandbox = _sandbox_info(p, summary)
+    return Run(
+        p, label, str(model), str(mode), records, summary, errors, examples, gave_up, sandbox
+    )
+
+
+def _sandbox_info(run_dir: Path, summary: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``run.json``'s ``sandbox`` (else the summary's): how model programs ran."""
+    run_json = run_dir / "run.json"
+    if run_json.is_file():
+        try:
+            info = json.loads(run_json.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ReportError(f"{run_json}: malformed JSON ({exc.msg})") from None
+        if isinstance(info, dict) and isinstance(info.get("sandbox"), dict):
+            return dict(info["sandbox"])
+    found = (summary or {}).get("sandbox")
+    return dict(found) if isinstance(found, dict) else None
+
+
+def harness_gave_up(rec: dict[str, Any]) -> bool:
+    """Whether a record was given up on because the harness died handling its reply.
+
+    Example:
+        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": {"count": 2, "gave_up": True}})
+        True
+        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": None})
+        False
+    """
+    deaths = rec.get("harness_deaths")
+    return isinstance(deaths, dict) and bool(deaths.get("gave_up"))
 
 
 def load_runs(paths: Iterable[str | Path]) -> list[Run]:
@@ -612,7 +665,9 @@ class ProgramStats:
         executed: Responses whose program ran to its end (``exec_outcome == "ok"``).
         wrong: Responses not lenient-correct.
         classes: Wrong responses per §4.5 class (:data:`PROGRAM_ERROR_CLASSES`).
-        failures: Failed executions per outcome (``syntax_error``, ``timeout``, ...).
+        failures: Failed executions per outcome (``syntax_error``, ``timeout``, ...;
+            ``harness_died`` for a reply recorded wrong because the harness died running
+            it).
         exec_seconds_mean: Mean sandbox wall time per executed program (nan if none).
     """
 
@@ -632,7 +687,10 @@ class ProgramStats:
 def program_stats(records: Sequence[dict[str, Any]]) -> ProgramStats:
     """Execution rate, §4.5 error classes and execution failures of program-mode results.
 
-    Records without a program-mode ``extra`` (no ``exec_outcome``) are not counted.
+    Records without a program-mode ``extra`` (no ``exec_outcome``) are not counted, except
+    a program-mode record given up because the harness died while running its program
+    (:func:`harness_gave_up`): a failed execution, ``harness_died``, of class
+    ``execution``.
 
     Example:
         >>> recs = [{"outcome": "strict_correct", "extra": {"exec_outcome": "ok"}},
@@ -651,6 +709,11 @@ def program_stats(records: Sequence[dict[str, Any]]) -> ProgramStats:
             [r for r in records if isinstance(r.get("extra"), dict)], rows, strict=True
         )
         if x.get("exec_outcome") is not None
+    ]
+    progs += [
+        (rec, {"exec_outcome": "harness_died", "error_class": "execution"})
+        for rec in records
+        if harness_gave_up(rec) and str(rec.get("mode") or "").startswith("program")
     ]
     classes = dict.fromkeys(PROGRAM_ERROR_CLASSES, 0)
     failures: dict[str, int] = {}

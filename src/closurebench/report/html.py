@@ -20,7 +20,7 @@ import html
 from collections.abc import Mapping, Sequence
 
 from closurebench.report.aggregate import Run
-from closurebench.report.tables import Table, incomplete_note, run_status
+from closurebench.report.tables import Table, incomplete_note, run_status, unsafe_note
 
 __all__ = ["FIGURE_CAPTIONS", "render_html", "table_html"]
 
@@ -94,9 +94,9 @@ def render_html(
         )
         parts.append(f"<li><b>{e(r.label)}</b> — <code>{e(str(r.path))}</code> ({status})</li>")
     parts.append("</ul>")
-    note = incomplete_note(runs)
-    if note:
-        parts.append(f'<p class="warning"><b>Warning.</b> {e(note)}</p>')
+    for note in (unsafe_note(runs), incomplete_note(runs)):
+        if note:
+            parts.append(f'<p class="warning"><b>Warning.</b> {e(note)}</p>')
     if figures:
         parts.append("<h2>Figures</h2>")
         for name, png in figures.items():

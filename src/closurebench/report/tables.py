@@ -744,8 +744,12 @@ def run_status(run: Run) -> str:
         '2 answered, 1 errors — incomplete: 1 instances ended in error (no model response)'
         >>> run_status(Run(Path("."), "m", "m", "", [{}]))
         '1 answered, 0 errors'
+        >>> run_status(Run(Path("."), "m", "m", "", [{}], harness_gave_up=1))
+        '1 answered, 0 errors (1 recorded wrong: the harness died handling the reply)'
     """
     text = f"{len(run.records)} answered, {run.errors} errors"
+    if run.harness_gave_up:
+        text += f" ({run.harness_gave_up} recorded wrong: the harness died handling the reply)"
     why = run.incomplete
     return f"{text} — incomplete: {why}" if why else text
 
@@ -774,6 +778,27 @@ def incomplete_note(runs: Sequence[Run]) -> str | None:
     )
 
 
+def unsafe_note(runs: Sequence[Run]) -> str | None:
+    """One sentence when some runs executed model programs without a wall, else None.
+
+    Example:
+        >>> from pathlib import Path
+        >>> print(unsafe_note([Run(Path("."), "m · program-python", "m", "program-python", [],
+        ...     sandbox={"isolation": "none", "unsafe": True})]))  # doctest: +ELLIPSIS
+        Unsafe runs: m · program-python ran model-written programs with no sandbox wall...
+    """
+    bad = [r for r in runs if r.unsafe]
+    if not bad:
+        return None
+    names = ", ".join(r.label for r in bad)
+    return (
+        f"Unsafe runs: {names} ran model-written programs with no sandbox wall "
+        "(--unsafe-no-sandbox: process limits and an audit hook only). A program could "
+        "have read the answers or the run's files, so their program-mode numbers are not "
+        "trustworthy; run them again behind bubblewrap."
+    )
+
+
 def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
     """The whole Markdown report.
 
@@ -782,9 +807,9 @@ def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
         figures: Relative paths of figure files to link (optional).
     """
     parts = ["# ClosureBench evaluation report", "", "## Runs", "", run_list_markdown(runs), ""]
-    note = incomplete_note(runs)
-    if note:
-        parts += [f"> **Warning.** {md_escape(note)}", ""]
+    for note in (unsafe_note(runs), incomplete_note(runs)):
+        if note:
+            parts += [f"> **Warning.** {md_escape(note)}", ""]
     for suite, tables in all_tables(runs).items():
         parts += [f"## {suite}", ""]
         for table in tables:

@@ -1,18 +1,25 @@
 """A sandbox for model-written programs: Python + NetworkX, and Ein.
 
-Layers, outermost first:
+No wall, no run. Layers, outermost first:
 
-1. a kernel boundary when the machine has one (:mod:`.isolation`): bubblewrap (user,
-   pid, network, IPC, UTS namespaces; read-only root; no capabilities) or a network
-   namespace (``unshare -n``), detected at run time;
-2. a fresh interpreter per program (``-I -B``) in its own session and temporary
-   directory, with an environment built from scratch (:mod:`.process`);
+1. the kernel wall (:mod:`.isolation`): bubblewrap with every namespace unshared,
+   minimal read-only mounts (the system's libraries, the interpreter, the packages a
+   program may import; nothing of the host's home, temporary directory, project,
+   datasets or run folder), a private size-capped tmpfs as home and working directory,
+   a fresh ``/proc``, a read-only minimal ``/dev``, no capabilities, the unprivileged
+   uid 65534, and a seccomp filter (:mod:`.seccomp`) that kills what a graph program
+   never needs (new processes, mounts, namespaces, ``ptrace``, ``mknod``, BPF,
+   non-local sockets, signals on I/O, ``execve`` once started). Where no wall works,
+   program modes refuse (:class:`.SandboxUnavailableError`), unless the caller asks
+   for ``isolation="none"`` (``--unsafe-no-sandbox``) by name;
+2. a fresh interpreter per program (``-I -S -B``) in its own session, with an
+   environment built from scratch (:mod:`.process`);
 3. rlimits set by the child on itself: CPU, address space, file size, open files,
-   processes (:class:`.SandboxLimits`); a wall-clock deadline and stdout/stderr caps
-   enforced by the parent, which kills the whole process group;
-4. an audit hook installed before the program runs (:mod:`.bootstrap`) refusing
-   sockets, process creation, signals, ctypes/cffi, rlimit changes and file-system
-   changes outside the temporary directory.
+   threads (:class:`.SandboxLimits`); a wall-clock deadline and stdout/stderr caps
+   enforced by the parent, which kills the sandbox (its pid namespace dies with it);
+4. an audit hook installed before the program runs (:mod:`.bootstrap`): a tripwire
+   that names what the program tried (sockets, processes, signals, ctypes, writes
+   outside its directory), not the wall.
 
 Every ending is an :class:`.Outcome` (``ok``, ``syntax_error``, ``runtime_error``,
 ``timeout``, ``memory_limit``, ``output_limit``, ``forbidden``); nothing a program does
@@ -23,7 +30,7 @@ Example:
     >>> res = run_python("import os\\nos.fork()", isolation="none")
     >>> res.outcome, res.detail
     (<Outcome.FORBIDDEN: 'forbidden'>, 'os.fork')
-    >>> run_ein("A = edges([[0,1],[1,2]])\\n:print sum(reach(A, 0))").printed
+    >>> run_ein("A = edges([[0,1],[1,2]])\\n:print sum(reach(A, 0))", isolation="none").printed
     (('sum(reach(A, 0))', 3),)
 """
 
@@ -31,15 +38,17 @@ from __future__ import annotations
 
 from closurebench.sandbox.ein_runner import run_ein
 from closurebench.sandbox.isolation import (
+    INSTALL_HINT,
     ISOLATION_ENV,
     Isolation,
+    SandboxUnavailableError,
     available_isolations,
     describe_isolation,
-    detect_isolation,
     isolation_available,
+    require_wall,
 )
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
-from closurebench.sandbox.python import run_python
+from closurebench.sandbox.python import SandboxStartError, run_python
 from closurebench.sandbox.result import (
     CapturedEdge,
     CapturedGraph,
@@ -50,6 +59,7 @@ from closurebench.sandbox.result import (
 
 __all__ = [
     "DEFAULT_SANDBOX_LIMITS",
+    "INSTALL_HINT",
     "ISOLATION_ENV",
     "CapturedEdge",
     "CapturedGraph",
@@ -58,10 +68,12 @@ __all__ = [
     "Outcome",
     "SandboxLimits",
     "SandboxResult",
+    "SandboxStartError",
+    "SandboxUnavailableError",
     "available_isolations",
     "describe_isolation",
-    "detect_isolation",
     "isolation_available",
+    "require_wall",
     "run_ein",
     "run_python",
 ]

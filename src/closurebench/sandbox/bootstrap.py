@@ -1,26 +1,30 @@
 """The child side: run as a script (``python -I -B bootstrap.py CONFIG``) before user code.
 
 Standard library only, and it imports nothing of closurebench, so it starts fast and
-behaves the same inside every isolation level. In order it
+behaves the same at every level. In order it
 
-1. sets its own rlimits (``CONFIG["rlimits"]``) and says ``{"started": pid}`` on the
-   report descriptor (a pipe to the parent; the parent uses it to tell a kernel-boundary
-   failure from a failing program);
+1. sets its own rlimits (``CONFIG["rlimits"]``), puts ``CONFIG["sys_path"]`` (the
+   read-only package tree behind the wall) on the import path and says
+   ``{"started": pid}`` on the report descriptor (a pipe to the parent; the parent uses
+   it to tell a wall that failed to start from a failing program);
 2. imports ``ctypes`` (numpy imports it lazily, and ``import ctypes`` itself opens a
    library) and the modules named in ``CONFIG["preload"]`` (networkx, numpy);
 3. wraps the networkx graph constructors to remember the graphs built by the program;
 4. compiles the program (a ``SyntaxError`` is reported as such);
-5. installs an audit hook (:func:`install_hook`) that refuses sockets, processes,
-   signals, ctypes/cffi, rlimit changes, writes outside the temporary directory and
-   reads of other processes' ``/proc`` entries: the refused operation is written to the
-   report descriptor *before* the hook raises ``PermissionError``, so a program that
-   swallows the exception is still reported ``forbidden``;
-6. runs the program, reports its exception type (if any), dumps the graphs and leaves
-   with ``os._exit`` (no atexit handlers or leftover threads of the program).
+5. loads ``CONFIG["exec_filter"]`` (behind the wall: a seccomp filter that kills
+   ``execve``, so the program cannot replace itself with an interpreter without this
+   hook) and installs an audit hook (:func:`install_hook`) that refuses sockets,
+   processes, signals, ctypes/cffi, rlimit changes, writes outside the temporary
+   directory and reads of other processes' ``/proc`` entries: the refused operation is
+   written to the report descriptor *before* the hook raises ``PermissionError``, so a
+   program that swallows the exception is still reported ``forbidden``;
+6. runs the program as a fresh ``__main__`` module (this script's own globals are out
+   of its reach by name), reports its exception type (if any), dumps the graphs and
+   leaves with ``os._exit`` (no atexit handlers or leftover threads of the program).
 
 Report lines are JSON objects, one a line. The audit hook is a tripwire inside a
-Python process, not a security boundary on its own: the kernel layers (rlimits, process
-group, network namespace / bubblewrap) contain what a determined program gets past it.
+Python process, not a security boundary on its own: the kernel wall (bubblewrap's
+namespaces, mounts and seccomp filter) contains what a determined program gets past it.
 """
 
 from __future__ import annotations
@@ -156,7 +160,16 @@ def install_hook(fd: int, tmp: str, *, allow_setrlimit: bool = False) -> None:
     pid = os.getpid()
     count = [0]
 
-    def hook(event: str, args: tuple[Any, ...]) -> None:
+    # The helpers are bound now, as defaults: rebinding this module's globals (the
+    # program can reach them through a frame) does not change the hook.
+    def hook(
+        event: str,
+        args: tuple[Any, ...],
+        _verdict: Callable[..., str | None] = _verdict,
+        _report: Callable[[int, dict[str, Any]], None] = report,
+        _permission: type[Exception] = PermissionError,
+        _import: type[Exception] = ImportError,
+    ) -> None:
         if allow_setrlimit and event == "resource.setrlimit":
             return
         try:
@@ -167,10 +180,10 @@ def install_hook(fd: int, tmp: str, *, allow_setrlimit: bool = False) -> None:
             return
         if count[0] < _MAX_REPORTS:
             count[0] += 1
-            report(fd, {"forbidden": op})
+            _report(fd, {"forbidden": op})
         if event == "import":
-            raise ImportError(f"closurebench sandbox: {op} is not allowed")
-        raise PermissionError(f"closurebench sandbox: {op} is not allowed")
+            raise _import(f"closurebench sandbox: {op} is not allowed")
+        raise _permission(f"closurebench sandbox: {op} is not allowed")
 
     # pidfd_open + pidfd_send_signal signal a process without an audit event.
     import signal
@@ -182,6 +195,39 @@ def install_hook(fd: int, tmp: str, *, allow_setrlimit: bool = False) -> None:
     if posix is not None and hasattr(posix, "pidfd_open"):
         delattr(posix, "pidfd_open")
     sys.addaudithook(hook)
+
+
+def load_filter(blob: bytes) -> None:
+    """Load a classic-BPF seccomp filter (libseccomp's export) on this process.
+
+    Raises:
+        OSError: The kernel refused it.
+    """
+    import ctypes
+
+    class SockFilter(ctypes.Structure):
+        _fields_ = (
+            ("code", ctypes.c_ushort),
+            ("jt", ctypes.c_ubyte),
+            ("jf", ctypes.c_ubyte),
+            ("k", ctypes.c_uint),
+        )
+
+    class SockFprog(ctypes.Structure):
+        _fields_ = (
+            ("len", ctypes.c_ushort),
+            ("filter", ctypes.POINTER(SockFilter)),
+        )
+
+    count = len(blob) // ctypes.sizeof(SockFilter)
+    program = (SockFilter * count).from_buffer_copy(blob)
+    fprog = SockFprog(count, ctypes.cast(program, ctypes.POINTER(SockFilter)))
+    libc = ctypes.CDLL(None, use_errno=True)
+    pr_set_no_new_privs, pr_set_seccomp, seccomp_mode_filter = 38, 22, 2
+    if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+    if libc.prctl(pr_set_seccomp, seccomp_mode_filter, ctypes.byref(fprog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
 
 
 def _json_node(value: Any) -> Any:
@@ -275,6 +321,7 @@ def _run(cfg: dict[str, Any]) -> int:
     tmp = str(cfg["tmp"])
     program = str(cfg["program"])
     set_rlimits(cfg.get("rlimits", {}))
+    sys.path.extend(str(p) for p in cfg.get("sys_path", ()))
     report(fd, {"started": os.getpid()})
     import ctypes  # noqa: F401  (see the module docstring, step 2)
 
@@ -299,8 +346,22 @@ def _run(cfg: dict[str, Any]) -> int:
         report(fd, {"syntax_error": f"{type(exc).__name__}: {where}{msg}"})
         return 1
     sys.argv = [program]
-    namespace: dict[str, Any] = {"__name__": "__main__", "__file__": program}
-    install_hook(fd, tmp)
+    main_module = type(sys)("__main__")
+    main_module.__file__ = program
+    namespace: dict[str, Any] = main_module.__dict__
+    sys.modules["__main__"] = main_module
+    blob = cfg.get("exec_filter")
+    if blob:
+        try:
+            load_filter(bytes.fromhex(str(blob)))
+        except (OSError, ValueError, AttributeError) as exc:  # no filter, no run
+            report(fd, {"wall_error": f"the exec filter did not load: {exc}"})
+            return 1
+    if cfg.get("hook", True):
+        install_hook(fd, tmp)
+    # Everything after this line may come from the program (it can write on the
+    # descriptor too): the parent trusts only what came before it.
+    report(fd, {"running": True})
     status = 0
     try:
         exec(code, namespace)

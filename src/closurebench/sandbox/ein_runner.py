@@ -1,12 +1,17 @@
 """Run Ein programs in separate processes under a wall-clock deadline: :func:`run_ein`.
 
-Ein is our own interpreter (it reads no file, opens no socket, starts no process), so
-the process boundary here is for time and memory, not containment: the program runs
-in a warm worker (:mod:`.ein_worker`) that has imported :mod:`closurebench.ein` once,
-under the address-space, file and process rlimits of :class:`.SandboxLimits`, a per-run
-CPU limit and the audit hook. The parent kills the worker's process group when a run
-passes ``wall_seconds`` and starts a fresh worker for the next run; it also replaces a
-worker after any run that hit a limit. Idle workers are kept per limits (a few at
+Ein is our own interpreter (it reads no file, opens no socket, starts no process), but
+its input is model-written, so it runs behind the same wall as a Python program
+(:mod:`.isolation`: bubblewrap with minimal read-only mounts — here also the
+``closurebench`` package and lark —, a private tmpfs, every namespace, the seccomp
+filter and, once the worker is up, the filter that kills ``execve``), in a warm worker
+(:mod:`.ein_worker`) that has imported :mod:`closurebench.ein` once, under the
+address-space, file and thread rlimits of :class:`.SandboxLimits`, a per-run CPU limit
+and the audit hook. No wall, no run: :func:`run_ein` refuses like
+:func:`~closurebench.sandbox.run_python` unless ``isolation="none"`` is asked for.
+The parent kills the worker (and with it its pid namespace) when a run passes
+``wall_seconds`` and starts a fresh worker for the next run; it also replaces a worker
+after any run that hit a limit. Idle workers are kept per limits and level (a few at
 most) and ended when the parent exits or their stdin closes.
 """
 
@@ -28,7 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from closurebench.ein import DEFAULT_LIMITS, Limits
+from closurebench.ein.budget import format_bytes
 from closurebench.errors import ConfigError, shorten
+from closurebench.sandbox.isolation import (
+    EIN_PACKAGES,
+    INSIDE_HOME,
+    INSIDE_LIB,
+    PYTHON_PACKAGES,
+    Isolation,
+    Mounts,
+    bwrap_command,
+    interpreter,
+    require_wall,
+)
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
 from closurebench.sandbox.process import child_env
 from closurebench.sandbox.result import EinSandboxResult, Outcome
@@ -47,6 +64,7 @@ _KEEP = frozenset({Outcome.OK, Outcome.SYNTAX_ERROR, Outcome.RUNTIME_ERROR})
 @dataclass
 class _Worker:
     proc: subprocess.Popen[bytes]
+    isolation: str = "none"
 
     def retire(self) -> None:
         for kill in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
@@ -60,45 +78,84 @@ class _Worker:
             self.proc.wait(timeout=10)
 
 
-_IDLE: dict[SandboxLimits, list[_Worker]] = {}
+_IDLE: dict[tuple[SandboxLimits, Isolation], list[_Worker]] = {}
+_EIN_MOUNTS = Mounts(packages=(*PYTHON_PACKAGES, *EIN_PACKAGES), closurebench=True)
 _LOCK = threading.Lock()
 
 
-def _read_line(worker: _Worker, deadline: float) -> bytes | None:
-    """One reply line, or ``None`` at the deadline, at end of file or past the byte cap."""
+def _read_reply(worker: _Worker, deadline: float, cap: int) -> tuple[bytes | None, str]:
+    """One reply line and ``""``, or ``None`` and why not: ``deadline``, ``eof`` or ``cap``.
+
+    ``cap`` is the most bytes the line (newline included) may take; the parent stops
+    reading as soon as more arrive, so it never holds more than ``cap`` plus one read.
+    """
     stdout = worker.proc.stdout
     assert stdout is not None
     buf = bytearray()
     with selectors.DefaultSelector() as sel:
         sel.register(stdout.fileno(), selectors.EVENT_READ)
-        while b"\n" not in buf:
+        while True:
             left = deadline - time.monotonic()
-            if left <= 0 or len(buf) > _REPLY_BYTES or not sel.select(timeout=left):
-                return None
+            if left <= 0 or not sel.select(timeout=left):
+                return None, "deadline"
             chunk = os.read(stdout.fileno(), 1 << 20)
             if not chunk:
-                return None
+                return None, "eof"
+            end = chunk.find(b"\n")
+            size = len(buf) + (len(chunk) if end < 0 else end + 1)
+            if size > cap:
+                return None, "cap"
             buf += chunk
-    return bytes(buf)
+            if end >= 0:
+                return bytes(buf), ""
 
 
-def _start(limits: SandboxLimits) -> _Worker:
+def _read_line(worker: _Worker, deadline: float, cap: int = _REPLY_BYTES) -> bytes | None:
+    """One reply line, or ``None`` at the deadline, at end of file or past the byte cap."""
+    return _read_reply(worker, deadline, cap)[0]
+
+
+def _command(level: Isolation, cfg: dict[str, object]) -> tuple[list[str], list[int]]:
+    """The worker's command line at ``level`` and the descriptors it inherits."""
+    if level is Isolation.NONE:
+        return [sys.executable, "-I", "-B", WORKER, _SRC_ROOT, json.dumps(cfg)], []
+    from closurebench.sandbox.seccomp import exec_filter, seccomp_fd
+
+    cfg = {**cfg, "sys_path": _EIN_MOUNTS.sys_path[1:], "exec_filter": exec_filter().hex()}
+    inside = f"{INSIDE_LIB}/closurebench/sandbox/ein_worker.py"
+    argv = [interpreter(), "-I", "-S", "-B", inside, INSIDE_LIB, json.dumps(cfg)]
+    fd = seccomp_fd()
+    try:
+        command = bwrap_command(argv, mounts=_EIN_MOUNTS, tmpfs_bytes=1 << 20, seccomp_fd=fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return command, [fd]
+
+
+def _start(limits: SandboxLimits, level: Isolation) -> _Worker:
     rlimits = {k: v for k, v in limits.rlimits().items() if k != "RLIMIT_CPU"}
-    # Ein writes nothing: the hook's one writable place is /dev/null, the cwd is "/".
+    # Ein writes nothing: the hook's one writable place is /dev/null.
     cfg = {"rlimits": rlimits, "tmp": os.devnull, "cpu_seconds": limits.cpu_seconds}
-    argv = [sys.executable, "-I", "-B", WORKER, _SRC_ROOT, json.dumps(cfg)]
+    argv, fds = _command(level, cfg)
+    home = INSIDE_HOME if level is Isolation.BWRAP else tempfile.gettempdir()
     # Unnamed: nothing is left behind, whatever happens to the worker.
     err = tempfile.TemporaryFile()  # noqa: SIM115 (the worker keeps writing to it)
-    proc = subprocess.Popen(
-        argv,
-        cwd="/",
-        env=child_env(tempfile.gettempdir()),
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=err,
-        start_new_session=True,
-    )
-    worker = _Worker(proc)
+    try:
+        proc = subprocess.Popen(
+            argv,
+            cwd="/" if level is Isolation.NONE else tempfile.gettempdir(),
+            env=child_env(home),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            start_new_session=True,
+            pass_fds=fds,
+        )
+    finally:
+        for fd in fds:
+            os.close(fd)
+    worker = _Worker(proc, str(level))
     ready = _read_line(worker, time.monotonic() + _START_SECONDS)
     err.seek(0)
     why = err.read(4000).decode(errors="replace")
@@ -106,23 +163,24 @@ def _start(limits: SandboxLimits) -> _Worker:
     if ready is None:
         worker.retire()
         raise ConfigError(
-            f"run_ein: the Ein worker did not start under {limits!r}: {shorten(why)}; raise "
-            "memory_bytes (importing numpy and scipy needs about 400 MiB of address space)"
+            f"run_ein: the Ein worker did not start under {limits!r} at {level}: "
+            f"{shorten(why)}; raise memory_bytes (importing numpy and scipy needs about "
+            "400 MiB of address space)"
         )
     return worker
 
 
-def _take(limits: SandboxLimits) -> _Worker:
+def _take(limits: SandboxLimits, level: Isolation) -> _Worker:
     with _LOCK:
-        idle = _IDLE.get(limits)
+        idle = _IDLE.get((limits, level))
         if idle:
             return idle.pop()
-    return _start(limits)
+    return _start(limits, level)
 
 
 def _give_back(limits: SandboxLimits, worker: _Worker) -> None:
     with _LOCK:
-        idle = _IDLE.setdefault(limits, [])
+        idle = _IDLE.setdefault((limits, Isolation(worker.isolation)), [])
         if len(idle) < MAX_IDLE_WORKERS:
             idle.append(worker)
             return
@@ -141,22 +199,75 @@ def shutdown_workers() -> None:
 atexit.register(shutdown_workers)
 
 
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
 def _died(worker: _Worker, limits: SandboxLimits, elapsed: float) -> EinSandboxResult:
-    """The result when the worker ended mid-run (a CPU limit, or the kernel's OOM killer)."""
+    """The result when the worker ended mid-run, naming why from its exit status.
+
+    ``SIGXCPU`` is the per-run CPU limit (``timeout``, error ``cpu_limit``); ``SIGKILL``
+    is what the kernel's out-of-memory killer sends (``memory_limit``); any other
+    signal or exit status is a crash (``runtime_error``, error ``worker_crash``). A
+    status above 128 from a wrapper (a pid-namespace init) is read as signal
+    ``status - 128``.
+    """
     worker.retire()
     code = worker.proc.returncode
-    if code == -signal.SIGXCPU:
-        return EinSandboxResult(Outcome.TIMEOUT, "timeout", "CPU limit", wall_seconds=elapsed)
+    sig = -code if code is not None and code < 0 else None
+    if code is not None and code > 128:
+        sig = code - 128
+    cap = f"memory_bytes={limits.memory_bytes} ({format_bytes(limits.memory_bytes)})"
+    if sig == signal.SIGXCPU:
+        return EinSandboxResult(
+            Outcome.TIMEOUT,
+            "cpu_limit",
+            f"the Ein worker passed its CPU limit of {limits.cpu_seconds:g} s per run "
+            "(SandboxLimits.cpu_seconds) and the kernel stopped it (SIGXCPU); raise "
+            "cpu_seconds or make the program cheaper",
+            wall_seconds=elapsed,
+        )
+    if sig == signal.SIGKILL:
+        return EinSandboxResult(
+            Outcome.MEMORY_LIMIT,
+            "MemoryError",
+            f"the Ein worker was killed (SIGKILL) mid-run under {cap}: the kernel's "
+            "out-of-memory killer does this when the machine runs out of memory; lower "
+            "Limits.max_live_bytes or keep fewer values alive",
+            wall_seconds=elapsed,
+        )
+    how = f"died of {_signal_name(sig)}" if sig is not None else f"exited with status {code}"
     return EinSandboxResult(
-        Outcome.MEMORY_LIMIT,
-        "MemoryError",
-        f"the Ein worker died (exit {code}) under memory_bytes={limits.memory_bytes}",
+        Outcome.RUNTIME_ERROR,
+        "worker_crash",
+        f"the Ein worker {how} mid-run under {cap}",
+        wall_seconds=elapsed,
+    )
+
+
+def _reply_too_long(cap: int, ein_limits: Limits, elapsed: float) -> EinSandboxResult:
+    inner = format_bytes(ein_limits.max_output_bytes)
+    return EinSandboxResult(
+        Outcome.OUTPUT_LIMIT,
+        "output_limit",
+        f"the Ein worker's reply passed the reply cap of {format_bytes(cap)} ({cap} bytes, "
+        "run_ein(reply_bytes=...)); the worker was stopped. The reply holds the printed "
+        f"values as JSON, which Limits.max_output_bytes ({inner}) "
+        "bounds inside the run: print less, or raise reply_bytes",
         wall_seconds=elapsed,
     )
 
 
 def run_ein(
-    source: str, *, limits: SandboxLimits | None = None, ein_limits: Limits | None = None
+    source: str,
+    *,
+    limits: SandboxLimits | None = None,
+    ein_limits: Limits | None = None,
+    reply_bytes: int = _REPLY_BYTES,
+    isolation: Isolation | str | None = None,
 ) -> EinSandboxResult:
     """Run an Ein program in a worker process under a wall-clock deadline.
 
@@ -165,17 +276,29 @@ def run_ein(
         limits: Process caps: ``wall_seconds`` (from the request to the reply; a fresh
             worker's start-up is not counted), ``cpu_seconds``, ``memory_bytes`` (the
             worker needs about 400 MiB of address space for numpy and scipy) and the rest.
-        ein_limits: The interpreter's own caps (:class:`closurebench.ein.Limits`).
+        ein_limits: The interpreter's own caps (:class:`closurebench.ein.Limits`); its
+            ``max_output_bytes`` bounds the printed values inside the run (outcome
+            ``output_limit``, error ``EinOutputLimitError``, with line and caret).
+        reply_bytes: Most bytes of the worker's reply line (default 64 MiB), the parent's
+            own cap; a longer reply stops the worker (outcome ``output_limit``, error
+            ``output_limit``).
+        isolation: ``None`` (the strongest wall that works), ``"bwrap"``, or ``"none"``
+            (no wall: the explicit unsafe choice), as for
+            :func:`~closurebench.sandbox.run_python`.
 
     Returns:
         :class:`EinSandboxResult`: ``ok`` with the printed values as JSON, or the
-        outcome with the :class:`~closurebench.ein.errors.EinError` class and message.
+        outcome with the :class:`~closurebench.ein.errors.EinError` class and message;
+        ``timeout`` (error ``timeout`` for the wall clock, ``cpu_limit`` for the CPU
+        limit, ``EinTimeoutError`` for Ein's own deadline), ``memory_limit`` or
+        ``output_limit`` when a limit stopped it, each named in the message.
 
     Raises:
         ConfigError: A bad argument, or a worker that cannot start under ``limits``.
+        SandboxUnavailableError: No wall works here and ``none`` was not asked for.
 
     Example:
-        >>> run_ein("x = 1 / 0").outcome
+        >>> run_ein("x = 1 / 0", isolation="none").outcome
         <Outcome.RUNTIME_ERROR: 'runtime_error'>
     """
     if not isinstance(source, str):
@@ -187,8 +310,11 @@ def run_ein(
             f"run_ein: limits is a {type(limits).__name__} and ein_limits a "
             f"{type(ein_limits).__name__}; pass a SandboxLimits and a closurebench.ein.Limits"
         )
+    if isinstance(reply_bytes, bool) or not isinstance(reply_bytes, int) or reply_bytes < 1:
+        raise ConfigError(f"run_ein: reply_bytes is {reply_bytes!r}; pass an integer >= 1")
+    level = require_wall(isolation)
     request = json.dumps({"source": source, "limits": dataclasses.asdict(ein_limits)}) + "\n"
-    worker = _take(limits)
+    worker = _take(limits, level)
     started = time.monotonic()
     try:
         assert worker.proc.stdin is not None
@@ -196,36 +322,53 @@ def run_ein(
         worker.proc.stdin.flush()
     except OSError:  # the idle worker died (e.g. killed from outside): use a fresh one
         worker.retire()
-        worker = _take_fresh(limits)
+        worker = _start(limits, level)
         started = time.monotonic()
         assert worker.proc.stdin is not None
         worker.proc.stdin.write(request.encode())
         worker.proc.stdin.flush()
-    line = _read_line(worker, started + limits.wall_seconds)
+    line, why = _read_reply(worker, started + limits.wall_seconds, reply_bytes)
     elapsed = time.monotonic() - started
     if line is None:
+        if why == "cap":
+            worker.retire()
+            return _reply_too_long(reply_bytes, ein_limits, elapsed)
+        if why == "eof":  # the worker is exiting: wait for its status to tell why
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                worker.proc.wait(timeout=5)
         if worker.proc.poll() is not None:
             return _died(worker, limits, elapsed)
         worker.retire()
         return EinSandboxResult(
             Outcome.TIMEOUT,
             "timeout",
-            f"wall-clock limit of {limits.wall_seconds} s passed; the worker was killed",
+            f"wall-clock limit of {limits.wall_seconds:g} s (SandboxLimits.wall_seconds) "
+            "passed; the worker was killed",
             wall_seconds=elapsed,
         )
-    reply = json.loads(line)
-    outcome = Outcome(reply["outcome"])
+    try:
+        reply = json.loads(line)
+        outcome = Outcome(reply["outcome"])
+    except (ValueError, KeyError, TypeError):
+        worker.retire()
+        return EinSandboxResult(
+            Outcome.RUNTIME_ERROR,
+            "worker_crash",
+            f"the Ein worker sent an unreadable reply: {shorten(line.decode(errors='replace'))}",
+            wall_seconds=elapsed,
+        )
     (_give_back(limits, worker) if outcome in _KEEP else worker.retire())
+    printed = tuple((str(label), value) for label, value in reply.get("printed", ()))
+    value = reply.get("value")
+    if reply.get("value_is_last_printed") and printed:
+        value = printed[-1][1]
     return EinSandboxResult(
         outcome=outcome,
         error=str(reply.get("error", "")),
         message=str(reply.get("message", "")),
-        printed=tuple((str(label), value) for label, value in reply.get("printed", ())),
-        value=reply.get("value"),
+        printed=printed,
+        value=value,
         label=str(reply.get("label", "")),
         wall_seconds=elapsed,
+        isolation=str(level),
     )
-
-
-def _take_fresh(limits: SandboxLimits) -> _Worker:
-    return _start(limits)

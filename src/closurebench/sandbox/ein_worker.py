@@ -9,6 +9,11 @@ line on its original stdout. Every run starts clean: Ein keeps no state between 
 run and sets its CPU soft limit to what it has used plus the run's ``cpu_seconds``.
 The parent replaces a worker after any run that did not end in ``ok``,
 ``syntax_error`` or ``runtime_error``.
+
+A reply carries each printed value's JSON once: when the result is the last printed
+value (it is whenever the program prints), ``"value"`` is left out and
+``"value_is_last_printed"`` says so, so the reply is about as long as the run's
+output, which :attr:`closurebench.ein.Limits.max_output_bytes` bounds.
 """
 
 from __future__ import annotations
@@ -34,20 +39,31 @@ def handle(request: dict[str, Any]) -> dict[str, Any]:
         return {"outcome": "timeout", "error": type(err).__name__, "message": str(err)}
     except errors.EinBudgetError as err:
         return {"outcome": "memory_limit", "error": type(err).__name__, "message": str(err)}
+    except errors.EinOutputLimitError as err:
+        return {"outcome": "output_limit", "error": type(err).__name__, "message": str(err)}
     except errors.EinSyntaxError as err:
         return {"outcome": "syntax_error", "error": type(err).__name__, "message": str(err)}
     except errors.EinError as err:
-        memory = isinstance(err, errors.ResourceLimitError) and "MemoryError" in err.message
+        # Any other resource cap is one on size (elements, einsum work): a memory limit.
+        memory = isinstance(err, errors.ResourceLimitError)
         outcome = "memory_limit" if memory else "runtime_error"
         return {"outcome": outcome, "error": type(err).__name__, "message": str(err)}
     except MemoryError:
         return {"outcome": "memory_limit", "error": "MemoryError", "message": "out of memory"}
-    return {
-        "outcome": "ok",
-        "printed": [[label, ein.to_json_value(v)] for label, v in result.printed],
-        "value": ein.to_json_value(result.value),
-        "label": result.label,
-    }
+    try:
+        reply: dict[str, Any] = {
+            "outcome": "ok",
+            "printed": [[label, ein.to_json_value(v)] for label, v in result.printed],
+            "label": result.label,
+        }
+        if result.printed and result.printed[-1][1] is result.value:
+            reply["value_is_last_printed"] = True
+        else:
+            reply["value"] = ein.to_json_value(result.value)
+    except MemoryError:
+        message = "out of memory while converting the printed values to JSON"
+        return {"outcome": "memory_limit", "error": "MemoryError", "message": message}
+    return reply
 
 
 def _cpu_used() -> float:
@@ -61,6 +77,7 @@ def main(argv: list[str]) -> None:
     """Serve requests until stdin closes (the parent went away or retired the worker)."""
     sys.path.insert(0, argv[1])
     cfg = json.loads(argv[2])
+    sys.path.extend(str(p) for p in cfg.get("sys_path", ()))
     from closurebench.sandbox import bootstrap
 
     bootstrap.set_rlimits(cfg["rlimits"])
@@ -70,6 +87,8 @@ def main(argv: list[str]) -> None:
 
     replies = os.fdopen(os.dup(1), "wb")
     sys.stdout = sys.stderr  # a stray print must not corrupt the replies
+    if cfg.get("exec_filter"):  # behind the wall: no execve from here on
+        bootstrap.load_filter(bytes.fromhex(str(cfg["exec_filter"])))
     bootstrap.install_hook(2, cfg["tmp"], allow_setrlimit=True)
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
     replies.write(b'{"ready": true}\n')

@@ -1,37 +1,50 @@
-"""Kernel boundaries around a sandboxed process, detected at run time.
+"""The kernel wall around a sandboxed program: bubblewrap, or no run.
 
-Three levels, strongest first:
+Two levels:
 
-* ``bwrap``: bubblewrap (the Debian package ``bubblewrap``): new user, pid, network,
-  IPC, UTS and cgroup namespaces, every capability dropped, the root file system
-  mounted read-only, a fresh ``/proc``, ``/dev`` and ``/tmp``, and only the run's
-  temporary directory writable.
-* ``unshare``: ``unshare -n`` (``-r -n`` when not root): a network namespace with
-  nothing but a downed loopback, so no connection leaves the process.
-* ``none``: the process layers alone (session, rlimits, scrubbed environment) and the
-  audit hook inside the child.
+* ``bwrap`` (the wall): bubblewrap (the Debian package ``bubblewrap``) with every
+  namespace unshared (user, pid, network, IPC, UTS, cgroup; no nested user namespace),
+  ``--die-with-parent``, ``--new-session``, every capability dropped, the unprivileged
+  uid/gid 65534, the seccomp filter of :mod:`.seccomp`, and **minimal mounts**: the
+  system's shared libraries, the interpreter's prefix (its own ``site-packages``
+  hidden) and the packages a program may import (:data:`PYTHON_PACKAGES`), all
+  read-only under ``/opt/closurebench``; a fresh ``/proc`` (the sandbox's pid namespace
+  only); a minimal, read-only ``/dev``; and one private, size-capped tmpfs as home,
+  working directory and ``/tmp``. Nothing of the host's ``/home``, ``/root``, ``/tmp``,
+  the project, the datasets or the run folder is there, and nothing written inside
+  reaches the host.
+* ``none``: no kernel wall: the process layers (session, rlimits, scrubbed environment,
+  a temporary directory) and the audit hook only. Only an explicit
+  ``--unsafe-no-sandbox`` (or ``isolation="none"`` in code) selects it.
 
-:func:`detect_isolation` probes each level once per process (the result is cached)
-and picks the strongest that works; the environment variable
-``CLOSUREBENCH_SANDBOX_ISOLATION`` (``bwrap``, ``unshare`` or ``none``) forces one.
+:func:`require_wall` is the gate: it returns the wall to use, and where none works it
+raises :class:`SandboxUnavailableError` with one line that says how to install
+bubblewrap. The environment variable ``CLOSUREBENCH_SANDBOX_ISOLATION`` forces a level.
 
 Example:
     >>> Isolation("none") is Isolation.NONE
     True
-    >>> wrap_command(Isolation.NONE, ["python", "x.py"], "/tmp/run")
-    ['python', 'x.py']
-    >>> wrap_command(Isolation.UNSHARE, ["python"], "/tmp/run")[-2:]
-    ['-n', 'python']
+    >>> resolve_isolation("unshare")
+    Traceback (most recent call last):
+    ...
+    closurebench.errors.ConfigError: isolation is 'unshare', which is not a wall \
+(the network namespace alone left the host's files and processes reachable); pass 'bwrap', \
+or 'none' with --unsafe-no-sandbox
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.metadata
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -39,109 +52,236 @@ from typing import Any
 from closurebench.errors import ConfigError
 
 __all__ = [
+    "INSTALL_HINT",
     "ISOLATION_ENV",
+    "PYTHON_PACKAGES",
     "Isolation",
+    "Mounts",
+    "SandboxUnavailableError",
     "available_isolations",
+    "bwrap_command",
     "describe_isolation",
-    "detect_isolation",
     "isolation_available",
+    "require_wall",
     "resolve_isolation",
-    "wrap_command",
 ]
 
 #: Environment variable that forces an isolation level.
 ISOLATION_ENV = "CLOSUREBENCH_SANDBOX_ISOLATION"
+#: The one line that says how to get a wall.
+INSTALL_HINT = (
+    "install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf "
+    "install bubblewrap; Arch: sudo pacman -S bubblewrap) on a Linux machine that allows "
+    "unprivileged user namespaces, or pass --unsafe-no-sandbox to run model-written "
+    "programs without a wall (recorded in run.json, the summary and the report)"
+)
+#: Third-party packages a sandboxed Python program may import (numpy and scipy also
+#: bring their vendored libraries, ``numpy.libs`` and ``scipy.libs``).
+PYTHON_PACKAGES = ("networkx", "numpy", "scipy")
+#: Extra packages the Ein worker imports (the Ein interpreter's own dependencies).
+EIN_PACKAGES = ("lark",)
+#: Where the read-only trees appear inside the sandbox.
+INSIDE_ROOT = "/opt/closurebench"
+INSIDE_SITE = f"{INSIDE_ROOT}/site"
+INSIDE_LIB = f"{INSIDE_ROOT}/lib"
+#: The sandbox's home, working directory and /tmp (one tmpfs).
+INSIDE_HOME = "/sandbox"
+#: The unprivileged uid and gid inside the sandbox ("nobody").
+SANDBOX_UID = 65534
 _PROBE_SECONDS = 20.0
+_SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_SYSTEM_LIBS = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32")
+_UNSAFE = "none"
+
+
+class SandboxUnavailableError(ConfigError):
+    """No kernel wall works here (and the run did not ask for ``--unsafe-no-sandbox``)."""
 
 
 class Isolation(StrEnum):
-    """A kernel boundary level (a member *is* its string, for ``run.json``)."""
+    """A sandbox level (a member *is* its string, for ``run.json``)."""
 
     BWRAP = "bwrap"
-    UNSHARE = "unshare"
     NONE = "none"
 
 
-#: Strongest first: the order of detection and of run-time fallback.
-ORDER = (Isolation.BWRAP, Isolation.UNSHARE, Isolation.NONE)
+#: Levels that are a kernel wall, strongest first.
+WALLS = (Isolation.BWRAP,)
+ORDER = (*WALLS, Isolation.NONE)
 
 # Probe results for this process: level -> (works, why not). A cache, not state that
 # changes results: a machine's namespaces do not come and go during a run.
 _PROBED: dict[Isolation, tuple[bool, str]] = {}
 
 
-def _unshare_prefix() -> list[str]:
-    return ["unshare", "-n"] if os.geteuid() == 0 else ["unshare", "-r", "-n"]
+@dataclass(frozen=True)
+class Mounts:
+    """The read-only trees of one kind of sandboxed process.
+
+    Attributes:
+        packages: Top-level packages bound under :data:`INSIDE_SITE`.
+        closurebench: Also bind the ``closurebench`` package under :data:`INSIDE_LIB`
+            (the Ein worker runs our interpreter; a Python program never sees it).
+    """
+
+    packages: tuple[str, ...] = PYTHON_PACKAGES
+    closurebench: bool = False
+
+    @property
+    def sys_path(self) -> list[str]:
+        """The child's import path inside the sandbox (after the standard library)."""
+        return ([INSIDE_LIB] if self.closurebench else []) + [INSIDE_SITE]
 
 
-def _needed_paths() -> list[str]:
-    """Directories the child's interpreter reads: its prefixes and the parent's sys.path."""
-    found = {
-        os.path.realpath(p)
-        for p in (
-            sys.prefix,
-            sys.base_prefix,
-            sys.exec_prefix,
-            os.path.dirname(os.path.realpath(sys.executable)),
-            os.path.dirname(sys.executable),
-            str(Path(__file__).resolve().parents[2]),
-            *sys.path,
-        )
-        if p and os.path.isdir(p)
-    }
-    return sorted(found)
+def interpreter() -> str:
+    """The real interpreter binary (a virtual environment's base interpreter)."""
+    base = getattr(sys, "_base_executable", None) or sys.executable
+    return os.path.realpath(base)
 
 
-def wrap_command(level: Isolation, argv: Sequence[str], tmp: str) -> list[str]:
-    """``argv`` prefixed with the command that puts it behind ``level``'s boundary.
+@functools.cache
+def _package_dirs(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """``(host path, name inside INSIDE_SITE)`` of each package, its vendored libs and
+    its ``.dist-info``."""
+    out: list[tuple[str, str]] = []
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        pkg = os.path.realpath(next(iter(spec.submodule_search_locations)))
+        site = os.path.dirname(pkg)
+        out.append((pkg, name))
+        libs = os.path.join(site, f"{name}.libs")
+        if os.path.isdir(libs):
+            out.append((os.path.realpath(libs), f"{name}.libs"))
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        info = getattr(dist, "_path", None)
+        if info is not None and os.path.isdir(info):
+            out.append((os.path.realpath(info), os.path.basename(info)))
+    return tuple(out)
+
+
+def _closurebench_dir() -> str:
+    return str(Path(__file__).resolve().parents[1])
+
+
+def _prefix_mounts() -> list[str]:
+    """The interpreter's prefix, read-only, with its own site-packages hidden."""
+    args: list[str] = []
+    exe = interpreter()
+    bound: list[str] = []
+    for prefix in {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}:
+        if prefix in ("/usr", "/usr/local", "/"):  # the system's libraries are bound already
+            continue
+        args += ["--ro-bind", prefix, prefix]
+        bound.append(prefix)
+    if not any(exe.startswith(p + os.sep) for p in bound):
+        args += ["--ro-bind", exe, exe]
+    paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_exec_prefix})
+    for key in ("purelib", "platlib"):
+        site = os.path.realpath(paths[key])
+        if os.path.isdir(site) and any(site.startswith(p + os.sep) for p in bound):
+            hide = ["--tmpfs", site]
+            if hide not in [args[i : i + 2] for i in range(0, len(args), 2)]:
+                args += hide
+    return args
+
+
+def bwrap_command(
+    argv: Sequence[str],
+    *,
+    mounts: Mounts,
+    tmpfs_bytes: int,
+    seccomp_fd: int,
+    data: Sequence[tuple[int, str]] = (),
+    files: Sequence[tuple[str, str]] = (),
+) -> list[str]:
+    """The bubblewrap command line that runs ``argv`` behind the wall.
 
     Args:
-        level: The isolation level.
-        argv: The child's command.
-        tmp: The run's temporary directory: the one writable place (``bwrap``).
+        argv: The child's command as it runs inside (paths under :data:`INSIDE_ROOT`).
+        mounts: The read-only trees it needs.
+        tmpfs_bytes: Size cap of the private tmpfs (home, working directory, /tmp).
+        seccomp_fd: A descriptor holding the compiled filter (:func:`.seccomp.seccomp_fd`).
+        data: ``(descriptor, path inside)`` files copied in read-only (the program).
+        files: ``(host file, path inside)`` files bound read-only (the bootstrap script).
 
     Returns:
-        The full command line.
+        The full command line (the descriptors must be inherited by bwrap).
     """
-    if level is Isolation.NONE:
-        return list(argv)
-    if level is Isolation.UNSHARE:
-        return [*_unshare_prefix(), *argv]
-    args = ["bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    args += ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
-    # What the interpreter needs and --tmpfs /tmp hid (a checkout or venv under /tmp).
-    for path in _needed_paths():
-        if path == "/tmp" or path.startswith("/tmp/"):
+    args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns"]
+    args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox"]
+    for lib in _SYSTEM_LIBS:
+        if os.path.isdir(lib) and not os.path.islink(lib):
+            args += ["--ro-bind", lib, lib]
+    for path in _SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path) and path not in ("/bin", "/sbin"):
             args += ["--ro-bind", path, path]
-    real = os.path.realpath(tmp)
-    args += ["--bind", real, real, "--chdir", real, "--", *argv]
+    if os.path.isfile("/etc/ld.so.cache"):
+        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
+    args += _prefix_mounts()
+    names = tuple(dict.fromkeys(mounts.packages))
+    for host, inside in _package_dirs(names):
+        args += ["--ro-bind", host, f"{INSIDE_SITE}/{inside}"]
+    if mounts.closurebench:
+        args += ["--ro-bind", _closurebench_dir(), f"{INSIDE_LIB}/closurebench"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+    args += ["--perms", "1777", "--size", str(tmpfs_bytes), "--tmpfs", INSIDE_HOME]
+    args += ["--symlink", INSIDE_HOME, "/tmp"]
+    for fd, inside in data:
+        args += ["--ro-bind-data", str(fd), inside]
+    for host_file, inside in files:
+        args += ["--ro-bind", host_file, inside]
+    # The root itself is a tmpfs bubblewrap made: read-only, or a program could fill
+    # memory through it (only the size-capped home is writable).
+    args += ["--remount-ro", "/"]
+    args += ["--seccomp", str(seccomp_fd), "--chdir", INSIDE_HOME, "--", *argv]
     return args
 
 
 def _probe(level: Isolation) -> tuple[bool, str]:
-    """Whether ``level`` can start this interpreter, and why not."""
+    """Whether ``level`` can start this interpreter behind its wall, and why not."""
     if level is Isolation.NONE:
         return True, ""
-    tool = "bwrap" if level is Isolation.BWRAP else "unshare"
-    if shutil.which(tool) is None:
-        return False, f"`{tool}` is not installed"
-    with tempfile.TemporaryDirectory(prefix="closurebench-probe-") as tmp:
-        argv = wrap_command(level, [sys.executable, "-I", "-c", "pass"], tmp)
-        try:
-            res = subprocess.run(
-                argv,
-                cwd=tmp,
-                env={"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": tmp},
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=_PROBE_SECONDS,
-                check=False,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return False, f"`{tool}` failed to start: {exc}"
-    if res.returncode != 0:
-        why = res.stderr.decode(errors="replace").strip().splitlines()[:1]
-        return False, f"`{tool}` failed (exit {res.returncode}): {' '.join(why)}"
+    if shutil.which("bwrap") is None:
+        return False, "`bwrap` (bubblewrap) is not installed"
+    from closurebench.sandbox.seccomp import seccomp_available, seccomp_fd
+
+    works, why = seccomp_available()
+    if not works:
+        return False, why
+    fd = seccomp_fd()
+    try:
+        check = f"import sys; sys.path.append({INSIDE_SITE!r}); import numpy, networkx; print('ok')"
+        argv = bwrap_command(
+            [interpreter(), "-I", "-S", "-B", "-c", check],
+            mounts=Mounts(),
+            tmpfs_bytes=1 << 20,
+            seccomp_fd=fd,
+        )
+        res = subprocess.run(
+            argv,
+            env={"PATH": "/usr/bin:/bin", "HOME": INSIDE_HOME, "OPENBLAS_NUM_THREADS": "1"},
+            cwd=tempfile.gettempdir(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_PROBE_SECONDS,
+            check=False,
+            pass_fds=(fd,),
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return False, f"`bwrap` failed to start: {exc}"
+    finally:
+        os.close(fd)
+    if res.returncode != 0 or res.stdout.strip() != b"ok":
+        why_lines = res.stderr.decode(errors="replace").strip().splitlines()[-1:]
+        return False, f"`bwrap` failed (exit {res.returncode}): {' '.join(why_lines)}"
     return True, ""
 
 
@@ -154,62 +294,107 @@ def isolation_available(level: Isolation | str) -> tuple[bool, str]:
 
 
 def available_isolations() -> tuple[Isolation, ...]:
-    """The levels that work here, strongest first (``none`` always)."""
-    return tuple(level for level in ORDER if isolation_available(level)[0])
+    """The walls that work here, strongest first (``none``, not a wall, is not listed)."""
+    return tuple(level for level in WALLS if isolation_available(level)[0])
 
 
-def detect_isolation() -> Isolation:
-    """The level to use: the one forced by ``CLOSUREBENCH_SANDBOX_ISOLATION``, else the best.
-
-    Raises:
-        ConfigError: The variable names an unknown level.
-    """
-    forced = os.environ.get(ISOLATION_ENV, "").strip()
-    if forced:
-        return resolve_isolation(forced, source=ISOLATION_ENV)
-    return available_isolations()[0]
-
-
-def resolve_isolation(value: Isolation | str | None, *, source: str = "isolation") -> Isolation:
-    """``value`` as an :class:`Isolation`; ``None`` means :func:`detect_isolation`.
+def resolve_isolation(value: Isolation | str, *, source: str = "isolation") -> Isolation:
+    """``value`` as an :class:`Isolation`.
 
     Raises:
-        ConfigError: ``value`` is not ``bwrap``, ``unshare`` or ``none``.
+        ConfigError: ``value`` is not ``bwrap`` or ``none``.
     """
-    if value is None:
-        return detect_isolation()
     if isinstance(value, Isolation):
         return value
+    text = str(value).strip().lower()
+    if text == "unshare":
+        raise ConfigError(
+            f"{source} is 'unshare', which is not a wall (the network namespace alone left "
+            "the host's files and processes reachable); pass 'bwrap', or 'none' with "
+            "--unsafe-no-sandbox"
+        )
     try:
-        return Isolation(str(value).strip().lower())
+        return Isolation(text)
     except ValueError:
         raise ConfigError(
-            f"{source} is {value!r}; pass one of {', '.join(repr(str(x)) for x in ORDER)}"
+            f"{source} is {value!r}; pass one of {', '.join(repr(str(x)) for x in ORDER)} "
+            "('none' only with --unsafe-no-sandbox)"
         ) from None
 
 
+def require_wall(level: Isolation | str | None = None) -> Isolation:
+    """The level a program runs at: a working wall, or ``none`` when asked for by name.
+
+    Args:
+        level: ``None`` (the strongest wall that works, or the one
+            ``CLOSUREBENCH_SANDBOX_ISOLATION`` forces), a wall's name (it must work), or
+            ``"none"`` (the explicit unsafe choice: no wall).
+
+    Returns:
+        The level.
+
+    Raises:
+        SandboxUnavailableError: No wall works here (or the named one does not).
+        ConfigError: An unknown level.
+    """
+    if level is None:
+        forced = os.environ.get(ISOLATION_ENV, "").strip()
+        if forced:
+            level = resolve_isolation(forced, source=ISOLATION_ENV)
+    if level is not None:
+        chosen = resolve_isolation(level)
+        if chosen is Isolation.NONE:
+            return chosen
+        works, why = isolation_available(chosen)
+        if not works:
+            raise SandboxUnavailableError(
+                f"the sandbox {chosen!s} does not work here ({why}); {INSTALL_HINT}"
+            )
+        return chosen
+    walls = available_isolations()
+    if walls:
+        return walls[0]
+    why = "; ".join(f"{w}: {isolation_available(w)[1]}" for w in WALLS)
+    raise SandboxUnavailableError(
+        f"no sandbox wall works on this machine ({why}); model-written programs run only "
+        f"behind one: {INSTALL_HINT}"
+    )
+
+
 def describe_isolation(level: Isolation | str | None = None) -> dict[str, Any]:
-    """A JSON-ready description for ``run.json``: the level used and what the machine has.
+    """A JSON-ready description for ``run.json`` and the summary.
+
+    Args:
+        level: The level in use (``None``: :func:`require_wall`'s choice).
 
     Example:
         >>> d = describe_isolation("none")
-        >>> d["isolation"], "audit_hook" in d["layers"]
-        ('none', True)
+        >>> d["isolation"], d["unsafe"], d["wall"]
+        ('none', True, False)
     """
-    used = resolve_isolation(level)
+    used = require_wall(level)
     layers = ["process", "setsid", "rlimits", "scrubbed_env", "audit_hook"]
-    if used is Isolation.UNSHARE:
-        layers.append("network_namespace")
-    elif used is Isolation.BWRAP:
-        layers += ["user_pid_net_ipc_uts_namespaces", "read_only_root", "no_capabilities"]
+    if used is Isolation.BWRAP:
+        layers += [
+            "user_pid_net_ipc_uts_cgroup_namespaces",
+            "minimal_read_only_mounts",
+            "private_tmpfs",
+            "no_capabilities",
+            "unprivileged_uid",
+            "seccomp",
+            "die_with_parent",
+        ]
+    else:
+        layers.append("temporary_directory")
     return {
         "isolation": str(used),
+        "wall": used is not Isolation.NONE,
+        "unsafe": used is Isolation.NONE,
         "forced": os.environ.get(ISOLATION_ENV) or None,
         "available": [str(x) for x in available_isolations()],
         "unavailable": {
-            str(x): isolation_available(x)[1] for x in ORDER if not isolation_available(x)[0]
+            str(x): isolation_available(x)[1] for x in WALLS if not isolation_available(x)[0]
         },
         "bwrap": shutil.which("bwrap"),
-        "unshare": shutil.which("unshare"),
         "layers": layers,
     }

@@ -46,10 +46,14 @@ class SandboxLimits:
             thread caps the sandbox sets (one BLAS/OpenMP thread).
         file_bytes: Largest file the child may write (``RLIMIT_FSIZE``).
         open_files: Most open file descriptors (``RLIMIT_NOFILE``).
-        processes: ``RLIMIT_NPROC``. The kernel does not enforce it for root, so the
-            audit hook (and bubblewrap's pid namespace) refuse every process spawn anyway.
+        processes: ``RLIMIT_NPROC`` (threads count). Behind the ``bwrap`` wall the
+            seccomp filter refuses every new process, so the program is one process and
+            ``memory_bytes`` bounds all of it; the audit hook refuses spawns at every level.
         stdout_bytes: Most bytes of stdout kept; more is the outcome ``output_limit``.
         stderr_bytes: Most bytes of stderr kept; more is the outcome ``output_limit``.
+        tmpfs_bytes: Size of the sandbox's private tmpfs (its home, working directory
+            and ``/tmp``, behind the ``bwrap`` wall): everything the program writes, in
+            all its files together. A full tmpfs is ``ENOSPC`` for the program.
     """
 
     cpu_seconds: float = 10.0
@@ -60,6 +64,7 @@ class SandboxLimits:
     processes: int = 256
     stdout_bytes: int = 1 * 2**20
     stderr_bytes: int = 64 * 2**10
+    tmpfs_bytes: int = 64 * 2**20
 
     def __post_init__(self) -> None:
         for f in fields(self):

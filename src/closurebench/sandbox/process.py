@@ -68,7 +68,9 @@ class Spawned:
     Attributes:
         stdout: The first ``stdout_bytes`` bytes of stdout.
         stderr: The first ``stderr_bytes`` bytes of stderr.
-        messages: The report lines, parsed (lines that are not JSON objects are dropped).
+        messages: The report lines that are JSON objects, parsed.
+        garbled: Some report line was not a JSON object (the program wrote on the
+            channel: the bootstrap writes only JSON objects).
         exit_code: Exit status, ``-N`` for signal ``N``; ``None`` if it could not be reaped.
         timed_out: The wall-clock deadline passed and the parent killed the group.
         exceeded: ``"stdout"``, ``"stderr"`` or ``"report"`` when a cap was passed.
@@ -79,6 +81,7 @@ class Spawned:
     stdout: bytes = b""
     stderr: bytes = b""
     messages: list[dict[str, Any]] = field(default_factory=list)
+    garbled: bool = False
     exit_code: int | None = None
     timed_out: bool = False
     exceeded: str = ""
@@ -125,6 +128,7 @@ def spawn(
     env: dict[str, str],
     limits: SandboxLimits,
     report: tuple[int, int],
+    pass_fds: Sequence[int] = (),
 ) -> Spawned:
     """Run ``argv`` under the deadline and caps of ``limits``; never raises for the child.
 
@@ -135,6 +139,8 @@ def spawn(
         limits: Wall-clock deadline and stdout/stderr caps (rlimits are set by the child).
         report: ``(read end, write end)`` of the report pipe (``os.pipe()``); the child
             inherits the write end under the same number. Both are closed here.
+        pass_fds: More descriptors the child inherits (bubblewrap's seccomp filter and
+            program data); closed here once the child has started.
 
     Returns:
         :class:`Spawned` with what was read and how the child ended.
@@ -151,13 +157,15 @@ def spawn(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            pass_fds=(report_w,),
+            pass_fds=(report_w, *pass_fds),
         )
     except BaseException:
         os.close(report_r)
         raise
     finally:
-        os.close(report_w)
+        for fd in (report_w, *pass_fds):
+            with contextlib.suppress(OSError):
+                os.close(fd)
     streams = {proc.stdout: "stdout", proc.stderr: "stderr"}
     caps = {"stdout": limits.stdout_bytes, "stderr": limits.stderr_bytes, "report": REPORT_BYTES}
     buffers = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray()}
@@ -202,8 +210,11 @@ def spawn(
     for line in bytes(buffers["report"]).splitlines():
         try:
             message = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
+            out.garbled = True
             continue
         if isinstance(message, dict):
             out.messages.append(message)
+        else:
+            out.garbled = True
     return out

@@ -136,8 +136,8 @@ class SandboxResult:
         wall_seconds: Seconds from the spawn to the reaped exit.
         graphs: The networkx graphs the program built (see :mod:`.bootstrap`).
         graphs_truncated: ``True`` when some graphs or parts of them were left out.
-        isolation: The isolation level the run actually used.
-        fallback: Why a stronger isolation level failed to start and this one was used.
+        isolation: The isolation level the run used (``bwrap``, or ``none`` when the
+            caller chose to run without a wall).
     """
 
     outcome: Outcome
@@ -149,7 +149,6 @@ class SandboxResult:
     graphs: tuple[CapturedGraph, ...] = ()
     graphs_truncated: bool = False
     isolation: str = "none"
-    fallback: str = ""
 
     @property
     def ok(self) -> bool:
@@ -168,7 +167,6 @@ class SandboxResult:
             "graphs": [g.to_json() for g in self.graphs],
             "graphs_truncated": self.graphs_truncated,
             "isolation": self.isolation,
-            "fallback": self.fallback,
         }
 
 
@@ -177,14 +175,19 @@ class EinSandboxResult:
     """The outcome of one Ein program run in a separate process.
 
     Attributes:
-        outcome: ``ok``, ``syntax_error``, ``runtime_error``, ``timeout`` or ``memory_limit``.
-        error: The :class:`~closurebench.ein.errors.EinError` class name (empty for ``ok``;
-            ``"timeout"``/``"MemoryError"`` when the process limits, not Ein, stopped it).
+        outcome: ``ok``, ``syntax_error``, ``runtime_error``, ``timeout``, ``memory_limit``
+            or ``output_limit``.
+        error: The :class:`~closurebench.ein.errors.EinError` class name (empty for ``ok``);
+            when the process limits, not Ein, stopped it: ``"timeout"`` (wall clock),
+            ``"cpu_limit"``, ``"MemoryError"``, ``"output_limit"`` (the reply cap) or
+            ``"worker_crash"``.
         message: The error's located message (with its caret line), empty for ``ok``.
         printed: ``(label, JSON value)`` for every ``:print``, in order.
         value: The result as JSON (scalar, list or list of lists), ``None`` unless ``ok``.
         label: The result's label.
         wall_seconds: Seconds from the spawn to the reaped exit.
+        isolation: The level the worker ran at (``bwrap``, or ``none`` when the caller
+            chose to run without a wall).
     """
 
     outcome: Outcome
@@ -194,6 +197,7 @@ class EinSandboxResult:
     value: Any = None
     label: str = ""
     wall_seconds: float = 0.0
+    isolation: str = "none"
 
     @property
     def ok(self) -> bool:

@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     )
     from closurebench.schema.results import (
         META_FIELDS,
+        HarnessDeaths,
         ResultRecord,
         Usage,
         parse_result,
@@ -63,7 +64,7 @@ _LAZY: dict[str, str] = {
         "closurebench.schema.instances",
     ),
     **dict.fromkeys(
-        ("META_FIELDS", "ResultRecord", "Usage", "parse_result", "result_schema"),
+        ("META_FIELDS", "HarnessDeaths", "ResultRecord", "Usage", "parse_result", "result_schema"),
         "closurebench.schema.results",
     ),
 }
@@ -87,6 +88,7 @@ __all__ = [
     "ExtractStatus",
     "GritGraph",
     "GritInstance",
+    "HarnessDeaths",
     "Instance",
     "Match",
     "Outcome",

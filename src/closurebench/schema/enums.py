@@ -89,7 +89,11 @@ class Outcome(StrEnum):
     after its retries (a dead or overloaded server, a timeout, a malformed reply) or
     the harness failed. Such a result is an infrastructure failure, so it is left
     out of every accuracy (which are over *answered* instances), counted separately,
-    marks its run incomplete, and is re-run when the run is resumed.
+    marks its run incomplete, and is re-run when the run is resumed. A reply on which
+    the harness itself died (killed, crashed, hung and stopped) as many times as the
+    run allows is not handled again and is recorded as ``wrong`` with
+    ``harness_deaths``, never as ``error``: it is the reply's doing, and it stays in
+    the denominator.
     """
 
     STRICT_CORRECT = "strict_correct"

@@ -27,6 +27,7 @@ from closurebench.schema.instances import describe_validation_error
 
 __all__ = [
     "META_FIELDS",
+    "HarnessDeaths",
     "ResultRecord",
     "Usage",
     "is_error_result",
@@ -112,6 +113,35 @@ class Usage(BaseModel):
     reasoning_tokens: int | None = Field(default=None, ge=0)
 
 
+class HarnessDeaths(BaseModel):
+    """Harness processes that stopped while handling this instance's reply.
+
+    The runner's crash journal (``RUN_DIR/journal.jsonl``) notes each reply before it is
+    handled (scored, its program executed); a process that stopped before the instance's
+    result was written - killed, crashed, out of memory, interrupted - counts as one
+    death of that reply. A resumed run handles such a reply again, alone, at most until
+    it has died ``max_harness_deaths`` times (default 2); then the reply is not handled
+    again and the instance is recorded as ``wrong``: it stays in every accuracy's
+    denominator, so a reply cannot remove itself from the benchmark by crashing the
+    harness.
+
+    Attributes:
+        count: Harness processes that stopped while handling this instance's reply.
+        gave_up: True when the reply was not handled again and the instance is recorded
+            as ``wrong`` because of these deaths (its ``reason`` says so); False when it
+            was handled again and the result is that handling's.
+
+    Example:
+        >>> HarnessDeaths(count=2, gave_up=True).model_dump()
+        {'count': 2, 'gave_up': True}
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    count: int = Field(ge=1)
+    gave_up: bool = False
+
+
 class ResultRecord(BaseModel):
     """The judgement of one instance, with what it cost and how it was produced.
 
@@ -134,6 +164,9 @@ class ResultRecord(BaseModel):
         mode: The evaluation mode.
         error: The error message when the instance failed (outcome ``error``).
         extra: Mode-specific details (program output, rounds, ...).
+        harness_deaths: Harness processes that stopped while handling this instance's
+            reply (:class:`HarnessDeaths`); null when none did. With ``gave_up`` the
+            outcome is ``wrong``.
         suite, split, category, level, n, density, result_type, task, form, naming, scenario,
             encoding: Copied from the instance (:data:`META_FIELDS`; null where the suite
             has no such field).
@@ -158,6 +191,7 @@ class ResultRecord(BaseModel):
     mode: str
     error: str | None = None
     extra: dict[str, JsonValue] = Field(default_factory=dict)
+    harness_deaths: HarnessDeaths | None = None
     suite: str | None = None
     split: str | None = None
     category: str | None = None
@@ -179,6 +213,21 @@ class ResultRecord(BaseModel):
             return {**data, "outcome": Outcome.ERROR.value}
         return data
 
+    @model_validator(mode="after")
+    def _given_up_is_wrong(self) -> ResultRecord:
+        """A reply given up after harness deaths is a wrong answer, never ``error``."""
+        deaths = self.harness_deaths
+        if (
+            deaths is not None
+            and deaths.gave_up
+            and (self.outcome is not Outcome.WRONG or self.strict or self.lenient)
+        ):
+            raise ValueError(
+                "harness_deaths.gave_up needs outcome 'wrong' (not strict, not lenient), "
+                f"got {self.outcome.value!r}"
+            )
+        return self
+
     @property
     def is_error(self) -> bool:
         """Whether the instance failed (no model response; left out of accuracy)."""
@@ -187,12 +236,15 @@ class ResultRecord(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The JSON-ready dict of this record.
 
-        ``usage.reasoning_tokens`` is left out when the server reported none, so a
-        result of a server without them reads exactly as before they were recorded.
+        ``usage.reasoning_tokens`` is left out when the server reported none, and
+        ``harness_deaths`` when no harness died on the reply, so such a result reads
+        exactly as before they were recorded.
         """
         out = self.model_dump(mode="json")
         if out["usage"].get("reasoning_tokens") is None:
             out["usage"].pop("reasoning_tokens", None)
+        if out.get("harness_deaths") is None:
+            out.pop("harness_deaths", None)
         return out
 
 

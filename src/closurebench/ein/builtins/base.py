@@ -31,6 +31,7 @@ import numpy as np
 
 from closurebench.ein.abstract import Abstract
 from closurebench.ein.errors import IndexOutOfRangeError, ShapeError
+from closurebench.ein.values import int_text
 
 __all__ = [
     "Builtin",
@@ -141,7 +142,8 @@ def check_axis(fname: str, d: int, rank: int, arg: int | None = None) -> None:
     if not 0 <= d < rank:
         axes = ", ".join(str(k) for k in range(rank)) or "none"
         raise IndexOutOfRangeError(
-            f"{fname}: axis {d} is out of range for a rank-{rank} value (valid axes: {axes})",
+            f"{fname}: axis {int_text(d)} is out of range for a rank-{rank} value "
+            f"(valid axes: {axes})",
             arg=arg,
         )
 
@@ -150,7 +152,9 @@ def check_node(fname: str, what: str, i: int, n: int, arg: int | None = None) ->
     """Raise :class:`IndexOutOfRangeError` unless ``0 <= i < n`` (``arg``: its position)."""
     if not 0 <= i < n:
         valid = f"0..{n - 1}" if n else "none: the graph is empty"
-        raise IndexOutOfRangeError(f"{fname}: {what} {i} is out of range (valid: {valid})", arg=arg)
+        raise IndexOutOfRangeError(
+            f"{fname}: {what} {int_text(i)} is out of range (valid: {valid})", arg=arg
+        )
 
 
 def check_square(fname: str, shape: tuple[Any, ...] | None) -> None:

@@ -17,6 +17,7 @@ from closurebench.ein.abstract import Abstract, ensure_elements
 from closurebench.ein.builtins.base import Param, builtin, known_int
 from closurebench.ein.errors import ShapeError
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.values import int_text
 
 __all__ = ["eye", "ones", "vec", "zeros"]
 
@@ -25,7 +26,7 @@ def _infer_vec(lst: Abstract, n: Abstract | None = None) -> Abstract:
     known_n = known_int(n)
     length = None if lst.shape is None else lst.shape[0]
     if known_n is not None and length is not None and known_n != length:
-        raise ShapeError(f"vec: the list has {lst.describe()} but N = {known_n}")
+        raise ShapeError(f"vec: the list has {lst.describe()} but N = {int_text(known_n)}")
     return Abstract((known_n if known_n is not None else length,))
 
 
@@ -40,7 +41,7 @@ def vec(lst: np.ndarray, n: int | None = None, *, limits: Limits = DEFAULT_LIMIT
         closurebench.ein.errors.ShapeError: vec: the list has shape (2,) but N = 3
     """
     if n is not None and lst.shape[0] != n:
-        raise ShapeError(f"vec: the list has shape ({lst.shape[0]},) but N = {n}")
+        raise ShapeError(f"vec: the list has shape ({lst.shape[0]},) but N = {int_text(n)}")
     ensure_elements(lst.shape, limits, f"vec(..., {lst.shape[0]})")
     return lst.astype(np.float64, copy=True)
 
@@ -53,7 +54,8 @@ def _infer_fill(n: Abstract, m: Abstract | None = None) -> Abstract:
 
 def _fill(name: str, value: float, n: int, m: int | None, limits: Limits) -> np.ndarray:
     shape = (n,) if m is None else (n, m)
-    ensure_elements(shape, limits, f"{name}{shape if m is not None else f'({n})'}")
+    args = ", ".join(int_text(d) for d in shape)
+    ensure_elements(shape, limits, f"{name}({args})")
     return np.full(shape, value, dtype=np.float64)
 
 
@@ -104,5 +106,5 @@ def eye(n: int, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
         >>> eye(1).tolist()
         [[1.0]]
     """
-    ensure_elements((n, n), limits, f"eye({n})")
+    ensure_elements((n, n), limits, f"eye({int_text(n)})")
     return np.eye(n, dtype=np.float64)

@@ -49,6 +49,7 @@ from closurebench.ein.errors import (
     ShapeError,
 )
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.values import int_text
 from closurebench.errors import GraphError
 from closurebench.graphs import closure
 
@@ -58,7 +59,7 @@ _MATRIX = (2,)
 
 
 def _fmt(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else repr(float(x))
+    return int_text(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def edges_plan(lst: np.ndarray, n: int | None) -> tuple[str, int]:
@@ -118,9 +119,11 @@ def edges_plan(lst: np.ndarray, n: int | None) -> tuple[str, int]:
 
 def _infer_edges(lst: Abstract, n: Abstract | None = None) -> Abstract:
     known_n = known_int(n)
-    if lst.value is not None:
+    if lst.value is not None and (n is None or known_n is not None):
         _, size = edges_plan(lst.value, known_n)
         return Abstract((size, size))
+    if lst.value is not None and lst.value.size:
+        edges_plan(lst.value, None)  # N comes from data: check what is known (node ids)
     if known_n is not None:
         return Abstract((known_n, known_n))
     return Abstract((None, None))
@@ -149,7 +152,10 @@ def edges(lst: np.ndarray, n: int | None = None, *, limits: Limits = DEFAULT_LIM
         [[0.0, 0.0], [0.0, 0.0]]
     """
     form, size = edges_plan(lst, n)
-    ensure_elements((size, size), limits, f"edges(..., {size})")
+    what = f"edges(..., {int_text(size)})"
+    if n is None:
+        what = f"edges(L) with N = {int_text(size)} (the largest node id + 1)"
+    ensure_elements((size, size), limits, what)
     if form == "matrix":
         return result(lst)
     adj = np.zeros((size, size))

@@ -14,6 +14,7 @@ from closurebench.ein.abstract import Abstract, element_count, ensure_elements
 from closurebench.ein.builtins.base import Param, builtin, check_axis, known_int
 from closurebench.ein.errors import IndexOutOfRangeError
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
+from closurebench.ein.values import int_text
 
 __all__ = ["select"]
 
@@ -22,7 +23,8 @@ def _check_position(i: int, d: int, size: int) -> None:
     if not 0 <= i < size:
         valid = f"0..{size - 1}" if size else "none: the axis is empty"
         raise IndexOutOfRangeError(
-            f"select: index {i} is out of range along axis {d} of length {size} (valid: {valid})",
+            f"select: index {int_text(i)} is out of range along axis {int_text(d)} of length "
+            f"{size} (valid: {valid})",
             arg=1,
         )
 

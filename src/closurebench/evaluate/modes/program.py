@@ -132,12 +132,47 @@ class ProgramMode(Mode, ABC):
     name: ClassVar[str] = "program"
     language: ClassVar[str] = ""
     fences: ClassVar[tuple[str, ...]] = ()
+    #: The sandbox level programs run at: ``None`` (the strongest wall that works),
+    #: ``"bwrap"``, or ``"none"`` (no wall: ``--unsafe-no-sandbox``). See
+    #: :meth:`use_sandbox`.
+    isolation: str | None = None
+
+    def use_sandbox(self, level: str | None = None, *, unsafe: bool = False) -> str:
+        """Choose the sandbox and check now that it works (before any request is sent).
+
+        Args:
+            level: A wall's name (``--sandbox bwrap``), or ``None`` for the strongest
+                one that works here.
+            unsafe: Run programs without a wall (``--unsafe-no-sandbox``).
+
+        Returns:
+            The level programs will run at.
+
+        Raises:
+            ConfigError: ``level`` and ``unsafe`` both given, or an unknown level.
+            SandboxUnavailableError: No wall works here (the message says how to
+                install bubblewrap) and ``unsafe`` was not asked for.
+        """
+        from closurebench.errors import ConfigError
+        from closurebench.sandbox import require_wall
+
+        if unsafe and level is not None:
+            raise ConfigError(
+                f"--sandbox {level} and --unsafe-no-sandbox contradict each other; pass one"
+            )
+        chosen = require_wall("none" if unsafe else level)
+        self.isolation = str(chosen)
+        return self.isolation
 
     def run_info(self) -> dict[str, Any]:
-        """The sandbox's isolation level and layers, recorded in ``run.json``."""
+        """The sandbox's level and layers, recorded in ``run.json`` and the summary.
+
+        Raises:
+            SandboxUnavailableError: No wall works here (no run without one).
+        """
         from closurebench.sandbox import describe_isolation
 
-        return {"sandbox": describe_isolation()}
+        return {"sandbox": describe_isolation(self.isolation)}
 
     @abstractmethod
     def execute(self, record: AnyInstance, program: str) -> _Executed:
@@ -257,12 +292,12 @@ class EinProgramMode(ProgramMode):
         from closurebench.sandbox import run_ein
 
         assert isinstance(record, ClosureInstance)
-        res = run_ein(program)
+        res = run_ein(program, isolation=self.isolation)
         read = ein_graph_read(record, program)
         common: dict[str, Any] = {
             "seconds": res.wall_seconds,
             "graph_read": read,
-            "isolation": "worker",
+            "isolation": res.isolation,
             "stdout": "\n".join(f"{label} = {value}" for label, value in res.printed),
         }
         if not res.ok:
@@ -305,7 +340,7 @@ class PythonProgramMode(ProgramMode):
         from closurebench.sandbox import run_python
 
         started = time.monotonic()
-        res = run_python(program[:MAX_PROGRAM_CHARS], capture_graphs=True)
+        res = run_python(program[:MAX_PROGRAM_CHARS], capture_graphs=True, isolation=self.isolation)
         read = python_graph_read(record, res.graphs)
         common: dict[str, Any] = {
             "seconds": res.wall_seconds or time.monotonic() - started,

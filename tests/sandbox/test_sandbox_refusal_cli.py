@@ -1,0 +1,83 @@
+"""No wall, no run: ``closurebench eval`` in a program mode on a machine without bubblewrap.
+
+The CLI runs in a child process whose ``PATH`` holds no ``bwrap`` (as on a machine
+where it is not installed): it refuses before sending any request, with one line that
+says how to install bubblewrap; ``--unsafe-no-sandbox`` runs, and the run folder, the
+summary and the report say the run had no wall.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai_server import FakeOpenAIServer, Reply
+
+import closurebench
+from closurebench.report.build import build_report
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+    out = tmp_path_factory.mktemp("refusal-data")
+    closurebench.generate_split("heldout", seed=5, count=3, out=out)
+    path = out / "closure-heldout.jsonl"
+    return path, closurebench.load_instances(path)
+
+
+def _eval(data: Path, out: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "CLOSUREBENCH_SANDBOX_ISOLATION"}
+    env["PATH"] = str(out.parent / "empty-bin")  # no bwrap on this PATH
+    (out.parent / "empty-bin").mkdir(exist_ok=True)
+    argv = [
+        sys.executable, "-m", "closurebench", "eval", str(data), "--out", str(out),
+        "--mode", "program-python", "--model", "m", "--base-url", url, "--no-progress",
+        *extra,
+    ]  # fmt: skip
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_program_mode_refuses_without_a_wall(small: tuple[Path, list[Any]], tmp_path: Path) -> None:
+    data, records = small
+    with FakeOpenAIServer() as fake:
+        fake.script(default=lambda body: Reply("```python\nprint(1)\n```"))
+        refused = _eval(data, tmp_path / "refused", fake.base_url)
+        assert refused.returncode == 1, refused.stderr
+        lines = [line for line in refused.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1, refused.stderr
+        assert "apt-get install bubblewrap" in lines[0] and "--unsafe-no-sandbox" in lines[0]
+        assert fake.requests == []  # refused before any request
+        named = _eval(data, tmp_path / "named", fake.base_url, "--sandbox", "bwrap")
+        assert named.returncode == 1 and "bubblewrap" in named.stderr
+        both = _eval(
+            data, tmp_path / "both", fake.base_url, "--sandbox", "bwrap", "--unsafe-no-sandbox"
+        )
+        assert both.returncode == 1 and "contradict" in both.stderr
+
+        out = tmp_path / "unsafe"
+        unsafe = _eval(data, out, fake.base_url, "--unsafe-no-sandbox")
+    assert unsafe.returncode == 0, unsafe.stderr
+    assert "unsafe:" in unsafe.stderr
+    run = json.loads((out / "run.json").read_text())
+    assert run["sandbox"]["isolation"] == "none" and run["sandbox"]["unsafe"] is True
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["sandbox"]["unsafe"] is True and summary["counts"]["total"] == len(records)
+    md, html = build_report([out], tmp_path / "report")
+    assert "Unsafe runs" in md.read_text() and "Unsafe runs" in html.read_text()
+
+
+def test_sandbox_flags_belong_to_program_modes(
+    small: tuple[Path, list[Any]], tmp_path: Path
+) -> None:
+    data, _ = small
+    argv = [
+        sys.executable, "-m", "closurebench", "eval", str(data), "--out", str(tmp_path / "r"),
+        "--mode", "direct", "--model", "random", "--unsafe-no-sandbox", "--no-progress",
+    ]  # fmt: skip
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
+    assert res.returncode == 1 and "program modes" in res.stderr

@@ -1,0 +1,332 @@
+"""The wall alone: every attack class of issue 20 with the audit hook switched off.
+
+The audit hook is a tripwire; these programs run without it (``audit_hook=False``) so
+that what stops them is the kernel: bubblewrap's namespaces and minimal read-only
+mounts, the private tmpfs, the unprivileged uid and the seccomp filter. Each program
+prints ``ESCAPED ...`` when its attack works; each test also checks the host side (no
+file, no connection, no process, the harness alive).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from closurebench.sandbox import Outcome, SandboxLimits, run_python
+from closurebench.sandbox.seccomp import DENIED
+
+LIMITS = SandboxLimits(cpu_seconds=5, wall_seconds=8, memory_bytes=512 * 2**20)
+
+
+def _attack(code: str, **limits: float) -> tuple[Outcome, str, str]:
+    lim = SandboxLimits(**{**LIMITS.to_dict(), **limits}) if limits else LIMITS
+    res = run_python(code, limits=lim, isolation="bwrap", audit_hook=False)
+    assert "ESCAPED" not in res.stdout, res
+    return res.outcome, res.detail, res.stdout
+
+
+@pytest.fixture(autouse=True)
+def _needs_wall(wall: str) -> None:
+    """Every test here runs behind the wall (skipped, or failed in CI, without it)."""
+
+
+def test_seccomp_denies_every_listed_call_by_name() -> None:
+    assert {"mknod", "mknodat", "ptrace", "mount", "setns", "unshare", "bpf"} <= set(DENIED)
+    assert {"keyctl", "perf_event_open", "io_uring_setup"} <= set(DENIED)
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import os\nos.fork()\nprint('ESCAPED fork')",
+        "import _posixsubprocess, os\nr, w = os.pipe()\n"
+        "_posixsubprocess.fork_exec(['/bin/true'], [b'/bin/true'], True, (), None, None,"
+        " -1, -1, -1, -1, -1, -1, r, w, True, False, False, None, None, None, -1, None,"
+        " False)\nprint('ESCAPED fork_exec')",
+        "import os\nos.mknod('/sandbox/dev', 0o600 | 0o060000, os.makedev(8, 0))\n"
+        "print('ESCAPED mknod')",
+        "import os\nos.mkfifo('/sandbox/fifo')\nprint('ESCAPED mkfifo')",
+        "import fcntl\nfcntl.fcntl(1, fcntl.F_SETOWN, 1)\nprint('ESCAPED F_SETOWN')",
+        "import fcntl\nfcntl.fcntl(1, 10, 9)\nprint('ESCAPED F_SETSIG')",
+        "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM)\nprint('ESCAPED tcp')",
+        "import socket\nsocket.socket(socket.AF_INET6, socket.SOCK_DGRAM)\nprint('ESCAPED udp')",
+        "import socket\nsocket.socket(socket.AF_NETLINK, socket.SOCK_RAW)\nprint('ESCAPED nl')",
+        "import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "fd = os.open('/proc/self/ns/net', os.O_RDONLY)\n"
+        "print('ESCAPED setns', libc.setns(fd, 0))",
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('ESCAPED unshare', libc.unshare(0x40000000))",
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('ESCAPED ptrace', libc.ptrace(16, 1, 0, 0))",
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "print('ESCAPED mount', libc.mount(b'none', b'/sandbox', b'tmpfs', 0, None))",
+        "import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'print(1)'])\n"
+        "print('ESCAPED exec')",
+        "import posix\nposix.fork()\nprint('ESCAPED posix')",
+    ],
+    ids=[
+        "fork", "fork_exec", "mknod", "mkfifo", "F_SETOWN", "F_SETSIG", "tcp", "udp",
+        "netlink", "setns", "unshare", "ptrace", "mount", "execv", "posix-fork",
+    ],
+)  # fmt: skip
+def test_denied_system_calls_kill_the_program(code: str) -> None:
+    outcome, detail, _ = _attack(code)
+    assert outcome is Outcome.FORBIDDEN and detail.startswith("seccomp"), detail
+
+
+def test_threads_still_work() -> None:
+    code = (
+        "import threading\nout = []\n"
+        "ts = [threading.Thread(target=out.append, args=(i,)) for i in range(4)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\nprint(sorted(out))\n"
+    )
+    outcome, _, stdout = _attack(code)
+    assert outcome is Outcome.OK and stdout.strip() == "[0, 1, 2, 3]"
+
+
+def test_the_host_disk_is_not_there(tmp_path: Path) -> None:
+    """The dataset, the run folder, the host's /tmp, /home and /root are not mounted."""
+    secret = tmp_path / f"closure-test-{uuid.uuid4().hex}.jsonl"
+    secret.write_text('{"answer": 42}\n')
+    code = (
+        "import os\n"
+        "hits = []\n"
+        "for root, dirs, files in os.walk('/'):\n"
+        "    if root.startswith('/proc'):\n"
+        "        dirs[:] = []\n"
+        "        continue\n"
+        "    hits += [os.path.join(root, f) for f in files\n"
+        f"             if f.endswith(('.jsonl', 'run.json')) or f == {secret.name!r}]\n"
+        "if hits:\n"
+        "    print('ESCAPED', hits[:5])\n"
+        f"print(os.path.exists({str(secret)!r}), sorted(os.listdir('/')))\n"
+    )
+    outcome, _, stdout = _attack(code)
+    assert outcome is Outcome.OK
+    exists, listing = stdout.split(" ", 1)
+    assert exists == "False"
+    for host_dir in ("home", "work", "srv", "mnt", "media", "var", "run"):
+        assert f"'{host_dir}'" not in listing
+
+
+def test_nothing_written_reaches_the_host(tmp_path: Path) -> None:
+    marker = f"closurebench-escape-{uuid.uuid4().hex}"
+    code = (
+        "import os, sqlite3\n"
+        f"for path in ('/tmp/{marker}', '/{marker}', '/etc/{marker}', '/opt/{marker}',\n"
+        f"             '/dev/shm/{marker}', '/root/{marker}', {str(tmp_path / marker)!r}):\n"
+        "    try:\n"
+        "        with open(path, 'w') as f:\n"
+        "            f.write('x')\n"
+        "        print('wrote', path)\n"
+        "    except OSError as exc:\n"
+        "        print('refused', path, exc.errno)\n"
+        "fd = os.open('/', os.O_RDONLY)\n"
+        "try:\n"
+        f"    os.open('{marker}', os.O_CREAT | os.O_WRONLY, dir_fd=fd)\n"
+        "    print('ESCAPED dir_fd')\n"
+        "except OSError:\n"
+        "    pass\n"
+        f"db = sqlite3.connect('/tmp/{marker}.db')\n"
+        "db.execute('create table t (x)')\n"
+        "db.commit()\n"
+    )
+    outcome, _, stdout = _attack(code)
+    assert outcome is Outcome.OK
+    assert stdout.count("wrote") == 1 and f"wrote /tmp/{marker}" in stdout  # the tmpfs
+    for host in (Path("/tmp") / marker, Path("/tmp") / f"{marker}.db", Path("/") / marker):
+        assert not host.exists()
+    assert not (tmp_path / marker).exists()
+    assert not (Path("/dev/shm") / marker).exists()
+
+
+def test_the_private_tmpfs_is_size_capped() -> None:
+    code = (
+        "chunk = b'x' * 2**20\nn = 0\n"
+        "try:\n"
+        "    for i in range(1000):\n"
+        "        with open(f'/tmp/f{i}', 'wb') as f:\n"
+        "            f.write(chunk)\n"
+        "        n += 1\n"
+        "except OSError as exc:\n"
+        "    print(n, exc.errno)\n"
+    )
+    res = run_python(
+        code,
+        limits=SandboxLimits(tmpfs_bytes=8 * 2**20, wall_seconds=8),
+        isolation="bwrap",
+        audit_hook=False,
+    )
+    written, errno_ = res.stdout.split()
+    assert int(written) <= 8 and errno_ == "28"  # ENOSPC
+
+
+def test_secrets_of_the_harness_are_out_of_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    secret = f"sk-closurebench-{uuid.uuid4().hex}"
+    monkeypatch.setenv("OPENAI_API_KEY", secret)
+    code = (
+        "import os\n"
+        "seen = [str(dict(os.environ))]\n"
+        "for pid in os.listdir('/proc'):\n"
+        "    if pid.isdigit():\n"
+        "        for name in ('environ', 'cmdline'):\n"
+        "            try:\n"
+        "                seen.append(repr(open(f'/proc/{pid}/{name}', 'rb').read()))\n"
+        "            except OSError:\n"
+        "                pass\n"
+        "blob = ' '.join(seen)\n"
+        "if 'sk-closurebench' in blob:\n"
+        "    print('ESCAPED secret')\n"
+        "print(sorted(p for p in os.listdir('/proc') if p.isdigit()))\n"
+    )
+    outcome, _, stdout = _attack(code)
+    assert outcome is Outcome.OK
+    assert secret not in stdout
+    pids = eval(stdout.strip())  # only the sandbox's own processes
+    assert len(pids) <= 3 and "1" in pids
+
+
+def test_host_sockets_are_unreachable(tmp_path: Path) -> None:
+    path = tmp_path / "host.sock"
+    abstract = f"\0closurebench-{uuid.uuid4().hex}"
+    with socket.socket(socket.AF_UNIX) as unix, socket.socket(socket.AF_UNIX) as hidden:
+        unix.bind(str(path))
+        unix.listen()
+        hidden.bind(abstract)
+        hidden.listen()
+        code = (
+            "import socket\n"
+            f"for target in ({str(path)!r}, {abstract!r}):\n"
+            "    s = socket.socket(socket.AF_UNIX)\n"
+            "    try:\n"
+            "        s.connect(target)\n"
+            "        print('ESCAPED unix', repr(target))\n"
+            "    except OSError as exc:\n"
+            "        print('refused', exc.errno)\n"
+        )
+        outcome, _, stdout = _attack(code)
+        assert outcome is Outcome.OK and stdout.count("refused") == 2
+        for listener in (unix, hidden):
+            listener.setblocking(False)
+            with pytest.raises(BlockingIOError):
+                listener.accept()
+
+
+def test_killing_everything_it_sees_kills_only_the_sandbox() -> None:
+    code = (
+        "import os, signal\n"
+        "for pid in (-1, 1, os.getppid()):\n"
+        "    try:\n"
+        "        os.kill(pid, signal.SIGKILL)\n"
+        "    except OSError as exc:\n"
+        "        print('refused', pid, exc.errno)\n"
+        "print('alive')\n"
+    )
+    res = run_python(code, limits=LIMITS, isolation="bwrap", audit_hook=False)
+    assert "ESCAPED" not in res.stdout
+    assert os.getpid() > 0 and os.kill(os.getpid(), 0) is None  # the harness lives
+
+
+def test_no_process_outlives_the_sandbox() -> None:
+    marker = uuid.uuid4().hex
+    code = (
+        "import threading, time\n"
+        f"name = 'closurebench-daemon-{marker}'\n"
+        "def spin():\n"
+        "    while True:\n"
+        "        time.sleep(0.01)\n"
+        "threading.Thread(target=spin, name=name, daemon=False).start()\n"
+        "print('started')\n"
+        "time.sleep(30)\n"
+    )
+    started = time.monotonic()
+    res = run_python(
+        code,
+        limits=SandboxLimits(wall_seconds=1.5, cpu_seconds=5),
+        isolation="bwrap",
+        audit_hook=False,
+    )
+    assert res.outcome is Outcome.TIMEOUT and time.monotonic() - started < 6
+    time.sleep(0.3)
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
+    assert "bootstrap.py" not in ps.stdout
+
+
+def test_memory_cap_holds_for_the_whole_sandbox() -> None:
+    """One process (no fork), threads share its address space: the cap is the sandbox's."""
+    code = (
+        "import threading\nheld = []\n"
+        "def grab():\n"
+        "    try:\n"
+        "        while True:\n"
+        "            held.append(bytearray(32 * 2**20))\n"
+        "    except MemoryError:\n"
+        "        pass\n"
+        "ts = [threading.Thread(target=grab) for _ in range(2)]\n"
+        "[t.start() for t in ts]; [t.join() for t in ts]\n"
+        "print(sum(len(b) for b in held) // 2**20)\n"
+    )
+    res = run_python(
+        code,
+        limits=SandboxLimits(memory_bytes=384 * 2**20, wall_seconds=10),
+        isolation="bwrap",
+        audit_hook=False,
+    )
+    # Threads reserve address space too: a thread that cannot start is a limit as well.
+    assert res.outcome in (Outcome.OK, Outcome.MEMORY_LIMIT, Outcome.RUNTIME_ERROR), res
+    if res.outcome is Outcome.OK:
+        assert int(res.stdout) < 384
+
+
+def test_forging_the_report_channel_cannot_improve_the_outcome() -> None:
+    """The program can write on the report descriptor: at worst it spoils its own run."""
+    code = (
+        "import os\n"
+        "for fd in range(3, 64):\n"
+        "    try:\n"
+        '        os.write(fd, b\'{"done": 0}\\n{"wall_error": "forged"}\\nnot json\\n\')\n'
+        "    except OSError:\n"
+        "        pass\n"
+        "print(42)\n"
+    )
+    res = run_python(code, limits=LIMITS, isolation="bwrap", audit_hook=False)
+    # A forged wall error is not trusted (it came after the program started); the
+    # garbled channel makes the run an execution error, never a hidden refusal.
+    assert res.outcome is Outcome.RUNTIME_ERROR and "report channel" in res.detail
+
+
+def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path) -> None:
+    """Kill the harness mid-program: the sandbox dies with it, no temp folder is left."""
+    before = {p.name for p in Path("/tmp").iterdir() if p.name.startswith("closurebench-")}
+    script = tmp_path / "harness.py"
+    script.write_text(
+        "from closurebench.sandbox import run_python, SandboxLimits\n"
+        "run_python('import time\\nprint(\"up\", flush=True)\\ntime.sleep(60)',\n"
+        "           limits=SandboxLimits(wall_seconds=60, cpu_seconds=60), isolation='bwrap')\n"
+    )
+    proc = subprocess.Popen([sys.executable, str(script)], start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # wait for the sandboxed program to start
+        ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
+        if "bootstrap.py" in ps.stdout:
+            break
+        time.sleep(0.1)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
+        if "bootstrap.py" not in ps.stdout:
+            break
+        time.sleep(0.1)
+    assert "bootstrap.py" not in ps.stdout, ps.stdout
+    after = {p.name for p in Path("/tmp").iterdir() if p.name.startswith("closurebench-")}
+    assert after <= before
