@@ -103,6 +103,22 @@ def set_rlimits(rlimits: dict[str, list[int]]) -> None:
                 resource.setrlimit(which, (min(soft, hard), hard))
 
 
+def _cpu_exit(signum: int, frame: Any) -> None:
+    os._exit(128 + signum)
+
+
+def exit_on_cpu_limit() -> None:
+    """Leave with status ``128 + SIGXCPU`` when the CPU soft limit passes.
+
+    Behind the wall the program is its pid namespace's init, for which the kernel drops
+    a signal that has no handler, ``SIGXCPU`` included; this handler restores the
+    default's effect (the hard limit, a second later, is a ``SIGKILL`` either way).
+    """
+    import signal
+
+    signal.signal(signal.SIGXCPU, _cpu_exit)
+
+
 def _path(value: Any) -> str:
     path = os.fsdecode(os.fspath(value))
     if not os.path.isabs(path):
@@ -321,6 +337,7 @@ def _run(cfg: dict[str, Any]) -> int:
     tmp = str(cfg["tmp"])
     program = str(cfg["program"])
     set_rlimits(cfg.get("rlimits", {}))
+    exit_on_cpu_limit()
     sys.path.extend(str(p) for p in cfg.get("sys_path", ()))
     report(fd, {"started": os.getpid()})
     import ctypes  # noqa: F401  (see the module docstring, step 2)

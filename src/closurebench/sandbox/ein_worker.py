@@ -81,6 +81,7 @@ def main(argv: list[str]) -> None:
     from closurebench.sandbox import bootstrap
 
     bootstrap.set_rlimits(cfg["rlimits"])
+    bootstrap.exit_on_cpu_limit()
     import resource
 
     import closurebench.ein  # noqa: F401  (warm: the import is most of a cold run)

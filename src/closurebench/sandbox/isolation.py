@@ -4,7 +4,9 @@ Two levels:
 
 * ``bwrap`` (the wall): bubblewrap (the Debian package ``bubblewrap``) with every
   namespace unshared (user, pid, network, IPC, UTS, cgroup; no nested user namespace),
-  ``--die-with-parent``, ``--new-session``, every capability dropped, the unprivileged
+  ``--die-with-parent``, ``--new-session``, ``--as-pid-1`` (the program is the only
+  process of its pid namespace: no init of bubblewrap's is there to tamper with),
+  every capability dropped, the unprivileged
   uid/gid 65534, the seccomp filter of :mod:`.seccomp`, and **minimal mounts**: the
   system's shared libraries, the interpreter's prefix (its own ``site-packages``
   hidden) and the packages a program may import (:data:`PYTHON_PACKAGES`), all
@@ -174,7 +176,7 @@ def _prefix_mounts() -> list[str]:
     exe = interpreter()
     bound: list[str] = []
     for prefix in {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}:
-        if prefix in ("/usr", "/usr/local", "/"):  # the system's libraries are bound already
+        if prefix in ("/usr", "/"):  # the system's libraries (/usr/lib*) are bound already
             continue
         args += ["--ro-bind", prefix, prefix]
         bound.append(prefix)
@@ -213,7 +215,7 @@ def bwrap_command(
         The full command line (the descriptors must be inherited by bwrap).
     """
     args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns"]
-    args += ["--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    args += ["--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
     args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox"]
     for lib in _SYSTEM_LIBS:
         if os.path.isdir(lib) and not os.path.islink(lib):

@@ -10,7 +10,14 @@ lenient, plus the directional lenient variant; the ambiguity class comes from th
 
 from closurebench.scoring.closure import score_closure, score_closure_value
 from closurebench.scoring.compare import compare
-from closurebench.scoring.extract import Extracted, extract_answer, parse_block
+from closurebench.scoring.extract import (
+    MAX_DEPTH,
+    MAX_REPLY_CHARS,
+    Extracted,
+    extract_answer,
+    holdable,
+    parse_block,
+)
 from closurebench.scoring.grit import resolve_name, score_grit, score_grit_value
 from closurebench.scoring.lenient import (
     FLOAT_TOLERANCE,
@@ -25,12 +32,15 @@ from closurebench.scoring.outcome import OUTCOMES, Score
 __all__ = [
     "FLOAT_TOLERANCE",
     "LENIENT_DIRECTIONAL",
+    "MAX_DEPTH",
+    "MAX_REPLY_CHARS",
     "MODES",
     "OUTCOMES",
     "Extracted",
     "Score",
     "compare",
     "extract_answer",
+    "holdable",
     "infer_result_type",
     "match_answer",
     "parse_block",

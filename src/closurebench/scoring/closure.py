@@ -33,9 +33,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from closurebench.schema.enums import ExtractStatus, Match, Outcome, ScoringMode
-from closurebench.scoring.extract import extract_answer
+from closurebench.scoring.extract import UNHOLDABLE, extract_answer, holdable
 from closurebench.scoring.lenient import LENIENT_DIRECTIONAL, match_answer
-from closurebench.scoring.outcome import Score
+from closurebench.scoring.outcome import Score, safely
 
 if TYPE_CHECKING:  # pydantic loads only where records are built, not to score them
     from closurebench.schema.instances import ClosureInstance
@@ -55,8 +55,17 @@ def score_closure_value(record: ClosureInstance, value: Any) -> Score:
         value: The answer value (a JSON value: number, boolean, list, string, object).
 
     Returns:
-        The :class:`Score` (``format_error`` when ``value`` does not have the type).
+        The :class:`Score` (``format_error`` when ``value`` does not have the type, or
+        when :func:`~closurebench.scoring.extract.holdable` rejects it: a non-finite
+        number, an integer too long to print, nesting deeper than
+        :data:`~closurebench.scoring.extract.MAX_DEPTH`).
     """
+    return safely(_score_value, record, value)
+
+
+def _score_value(record: ClosureInstance, value: Any) -> Score:
+    if not holdable(value):
+        return Score.fail(Outcome.FORMAT_ERROR, None, UNHOLDABLE)
     rtype = record.result_type
     kwargs: dict[str, Any] = {
         "alt": record.alt_answer,
@@ -87,7 +96,8 @@ def score_closure(record: ClosureInstance, response_text: str | None) -> Score:
         response_text: The model's raw output (untrusted; never raises on it).
 
     Returns:
-        The :class:`Score`.
+        The :class:`Score` (an unexpected exception is a ``format_error``:
+        :func:`~closurebench.scoring.outcome.safely`).
 
     Example:
         >>> from closurebench.schema import ClosureInstance
@@ -98,7 +108,11 @@ def score_closure(record: ClosureInstance, response_text: str | None) -> Score:
         ...  ('{"answer": ["b"]}', '{"answer": ["x", "b"]}', '{"answer": []}', 'No.')]
         ['strict_correct', 'lenient_only', 'wrong', 'no_answer']
     """
+    return safely(_score_text, record, response_text)
+
+
+def _score_text(record: ClosureInstance, response_text: str | None) -> Score:
     got = extract_answer(response_text)
     if got.status is not ExtractStatus.OK:
         return Score.fail(Outcome(got.status), reason=got.reason)
-    return score_closure_value(record, got.value)
+    return _score_value(record, got.value)

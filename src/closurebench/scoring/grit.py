@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from closurebench.schema.enums import ExtractStatus, Outcome
-from closurebench.scoring.extract import extract_answer
-from closurebench.scoring.outcome import Score
+from closurebench.scoring.extract import UNHOLDABLE, extract_answer, holdable
+from closurebench.scoring.outcome import Score, safely
 from closurebench.tasks.grit import get, resolve_name
 
 if TYPE_CHECKING:
@@ -51,23 +51,41 @@ def score_grit(
     Raises:
         ConfigError: the record's task is not a registered GRIT task.
     """
+    get(record.task)  # an unknown task is the record's error: raised, never scored
+    return safely(_score_text, record, response_text, lenient_bfs)
+
+
+def _score_text(record: GritInstance, response_text: str | None, lenient_bfs: bool) -> Score:
     got = extract_answer(response_text, grit=True)
     if got.status is not ExtractStatus.OK:
         return Score.fail(Outcome(got.status))
-    return score_grit_value(record, got.value, lenient_bfs=lenient_bfs)
+    return _score_value(record, got.value, lenient_bfs)
 
 
 def score_grit_value(record: GritInstance, value: Any, *, lenient_bfs: bool = False) -> Score:
     """Score an already-extracted answer ``value`` (a number, names, a colouring...).
 
     What :func:`score_grit` does after extraction; a program mode scores a program's
-    printed value with it.
+    printed value with it. A value :func:`~closurebench.scoring.extract.holdable` rejects
+    (a non-finite number, an integer too long to print, nesting deeper than
+    :data:`~closurebench.scoring.extract.MAX_DEPTH`) is a ``format_error``; so is an
+    unexpected exception (:func:`~closurebench.scoring.outcome.safely`).
+
+    Raises:
+        ConfigError: the record's task is not a registered GRIT task.
     """
+    get(record.task)
+    return safely(_score_value, record, value, lenient_bfs)
+
+
+def _score_value(record: GritInstance, value: Any, lenient_bfs: bool) -> Score:
     task = get(record.task)
     if isinstance(value, bool) or value is None:
         return Score.fail(
             Outcome.FORMAT_ERROR, value, f"{value!r} is not an answer to a {task.name} question"
         )
+    if not holdable(value):
+        return Score.fail(Outcome.FORMAT_ERROR, None, UNHOLDABLE)
     judged = task.judge(record, value, lenient=lenient_bfs)
     if judged.malformed:
         return Score.fail(Outcome.FORMAT_ERROR, judged.value, judged.reason)

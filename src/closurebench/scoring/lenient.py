@@ -66,10 +66,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping
+from fractions import Fraction
 from typing import Any, Final
 
 from closurebench.errors import ConfigError
 from closurebench.schema.enums import Ambiguity, Match, ResultType, ScoringMode
+from closurebench.scoring.extract import holdable
 
 __all__ = [
     "FLOAT_TOLERANCE",
@@ -112,15 +114,45 @@ def infer_result_type(reference: Any) -> ResultType:
     return ResultType.STRING
 
 
-def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    f = float(value)
-    return f if math.isfinite(f) else None
+def _is_number(value: Any) -> bool:
+    """A finite JSON number: an int of any size, or a finite float (never a boolean).
+
+    Example:
+        >>> _is_number(10**400), _is_number(2.5), _is_number(float("nan")), _is_number(True)
+        (True, True, False, False)
+    """
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return True
+    return isinstance(value, float) and math.isfinite(value)
+
+
+def _exact(value: int | float) -> int | Fraction:
+    """A finite number exactly, for integer arithmetic that no size can overflow."""
+    return value if isinstance(value, int) else Fraction(value)
+
+
+def _within(p: int | float, r: int | float, eps: float) -> bool:
+    """``|p − r| <= eps``: in floats (as Algorithm 1 computes it) when both fit in one,
+    exactly otherwise (an integer past the float range, e.g. 310 digits, is no error).
+
+    Example:
+        >>> _within(2.63, 2.62, _EPS), _within(10**400, 2.62, _EPS), _within(-(10**400), 0, 1)
+        (True, False, False)
+    """
+    try:
+        return abs(float(p) - float(r)) <= eps
+    except OverflowError:  # float(int) of an integer beyond ~1.8e308
+        gap: Fraction = abs(Fraction(_exact(p)) - Fraction(_exact(r)))
+        return gap <= eps
 
 
 def _label(value: Any) -> bool:
-    return isinstance(value, str | int) and not isinstance(value, bool)
+    """A string, or an integer that can be printed (a numeric label; not a boolean)."""
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, str) or (isinstance(value, int) and holdable(value))
 
 
 def _labels(values: Any) -> set[str]:
@@ -145,10 +177,9 @@ def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
     if result_type == ResultType.BOOLEAN:
         return isinstance(value, bool)
     if result_type == ResultType.INTEGER:
-        got = _number(value)
-        return got is not None and got.is_integer()
+        return _is_number(value) and (isinstance(value, int) or value.is_integer())
     if result_type == ResultType.FLOAT:
-        return _number(value) is not None
+        return _is_number(value)
     if result_type == ResultType.SET:
         return isinstance(value, list | tuple) and all(_label(v) for v in value)
     if result_type == ResultType.STRING:
@@ -162,18 +193,21 @@ def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
     return False
 
 
-def _toward(p: float, r: float, alt: Any) -> bool:
+def _toward(p: int | Fraction, r: int | Fraction, alt: Any) -> bool:
     """``p`` lies on the side of ``r`` where ``alt`` is (never when there is no ``alt``).
+
+    Compared, not multiplied: exact for numbers of any size.
 
     Example:
         >>> _toward(4, 3, 5), _toward(2, 3, 5), _toward(4, 3, None), _toward(4, 3, 3)
         (True, False, False, False)
     """
-    a = _number(alt)
-    return a is not None and (p - r) * (a - r) > 0
+    return _is_number(alt) and p != r and alt != r and (p > r) == (alt > r)
 
 
-def _match_integer(p: float, r: float, tolerant: bool, directional: bool, alt: Any) -> Match:
+def _match_integer(
+    p: int | Fraction, r: int | Fraction, tolerant: bool, directional: bool, alt: Any
+) -> Match:
     delta = abs(p - r)
     if delta == 0:
         return Match.CORRECT
@@ -182,11 +216,12 @@ def _match_integer(p: float, r: float, tolerant: bool, directional: bool, alt: A
     return Match.WRONG
 
 
-def _match_float(p: float, r: float, tolerant: bool, directional: bool, alt: Any) -> Match:
-    if abs(p - r) <= _EPS:
+def _match_float(
+    p: int | float, r: int | float, tolerant: bool, directional: bool, alt: Any
+) -> Match:
+    if _within(p, r, _EPS):
         return Match.CORRECT
-    a = _number(alt)
-    if tolerant and directional and a is not None and abs(p - a) <= _EPS:
+    if tolerant and directional and _is_number(alt) and _within(p, alt, _EPS):
         return Match.CORRECT
     return Match.WRONG
 
@@ -266,12 +301,12 @@ def match_answer(
         return Match.FORMAT_ERROR
     if result_type == ResultType.BOOLEAN:
         return Match.CORRECT if predicted == bool(reference) else Match.WRONG
-    if result_type == ResultType.INTEGER:
+    if result_type == ResultType.INTEGER:  # exact: integers of any size, never a float
         count = lenient and ambiguity == Ambiguity.COUNT
-        return _match_integer(float(predicted), float(reference), count, directional, alt)
+        return _match_integer(_exact(predicted), _exact(reference), count, directional, alt)
     if result_type == ResultType.FLOAT:
         count = lenient and ambiguity == Ambiguity.COUNT
-        return _match_float(float(predicted), float(reference), count, directional, alt)
+        return _match_float(predicted, reference, count, directional, alt)
     if result_type == ResultType.SET:
         tolerant = lenient and ambiguity == Ambiguity.SET
         return _match_set(predicted, reference, tolerant, directional, alt, sources)

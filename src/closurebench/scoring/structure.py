@@ -61,7 +61,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
-from closurebench.tasks.grit import resolve_name
+from closurebench.tasks.grit.answers import NameResolver
 
 if TYPE_CHECKING:
     from closurebench.schema import ClosureInstance, GritInstance
@@ -217,12 +217,18 @@ class _Names:
 
 
 def _as_float(value: Any) -> float | None:
-    """A finite weight as a float; anything else (None, a bool, nan, text) as None."""
+    """A finite weight as a float; anything else (None, a bool, nan, text, an integer
+    past the float range) as None.
+
+    Example:
+        >>> _as_float(2), _as_float("x"), _as_float(10**400), _as_float(float("inf"))
+        (2.0, None, None, None)
+    """
     if isinstance(value, bool):
         return None
     try:
         out = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return out if math.isfinite(out) else None
 
@@ -317,9 +323,11 @@ def score_structure(
     resolved: dict[str, _Node] = {}
     unknown: set[str] = set()
 
+    resolve = NameResolver(names)
+
     def node(name: str) -> _Node:
         if name not in resolved:
-            nid = resolve_name(names, name)
+            nid = resolve(name)
             if nid is None:
                 unknown.add(str(name))
                 resolved[name] = str(name)

@@ -22,9 +22,11 @@ One episode, per instance:
 
 The answer is scored like any answer of the suite: GRIT by the task checkers,
 ClosureBench by Algorithm 1 (the ``<answer>`` block's value, or the ``answer`` field of
-a JSON object in it). Every result records the full trajectory, the rounds, the tool
-calls (problem type, outcome, seconds) and the structure scores of the last graph the
-model built (:func:`closurebench.scoring.structure.score_structure`).
+a JSON object in it), in a worker thread (off the event loop). Reading a turn
+(:func:`split_turn`, the ``<graph>`` payload) is one pass over its text. Every result
+records the full trajectory, the rounds, the tool calls (problem type, outcome,
+seconds) and the structure scores of the last graph the model built
+(:func:`closurebench.scoring.structure.score_structure`).
 
 Example:
     >>> "<graph>" in GRAIN_SYSTEM and GRAIN_SYSTEM.startswith("You are a helpful assistant")
@@ -270,12 +272,15 @@ class AgentMode(Mode):
         ep = _Episode()
         while True:
             if ep.rounds >= self.max_rounds:
-                return self._output(record, ep, "max_rounds", None)
-            if ep.completion_tokens >= self.max_completion_tokens:
-                return self._output(record, ep, "token_limit", None)
-            messages, end = await self._turn(ep, messages, complete)
+                end: tuple[str, str | None] | None = ("max_rounds", None)
+            elif ep.completion_tokens >= self.max_completion_tokens:
+                end = ("token_limit", None)
+            else:
+                messages, end = await self._turn(ep, messages, complete)
             if end is not None:
-                return self._output(record, ep, *end)
+                # scoring the answer and the graph is CPU work on untrusted text: in a
+                # worker thread, off the event loop
+                return await asyncio.to_thread(self._output, record, ep, *end)
 
     async def _turn(
         self, ep: _Episode, messages: list[Message], complete: CompleteFn

@@ -12,6 +12,11 @@ A mode decides what is sent for an instance and how the reply becomes a score:
   overrides it to loop (call the model, run a tool, append the result, call again) and
   returns one :class:`ModeOutput`. The runner never needs to change for a new mode.
 
+Scoring a reply is CPU work on untrusted text (linear in its length, but a reply can be
+long): :meth:`Mode.run` runs :meth:`Mode.score` in a worker thread
+(:func:`asyncio.to_thread`), never on the event loop, so one huge reply cannot stall the
+other requests in flight.
+
 Example:
     >>> from closurebench.evaluate.modes import get_mode
     >>> from types import SimpleNamespace
@@ -21,6 +26,7 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
@@ -220,8 +226,11 @@ class Mode:
             ProviderError: when a request fails after the runner's retries.
         """
         completion = await complete(self.messages(record))
+        # scoring is CPU-bound on untrusted text: off the event loop, so that one huge
+        # reply does not stall the other requests in flight
+        score = await asyncio.to_thread(self.score, record, completion)
         return ModeOutput(
-            score=self.score(record, completion),
+            score=score,
             response=completion.text or "",
             reasoning=completion.reasoning,
             prompt_tokens=completion.prompt_tokens or 0,

@@ -30,17 +30,44 @@ from collections.abc import Sequence
 from typing import Any
 
 from closurebench.schema import ResultType
+from closurebench.scoring.extract import holdable
 from closurebench.tasks.closure import CLOSURE_TASKS
 
 __all__ = ["ein_answer", "python_answer"]
 
 
 def _number(value: Any) -> float | None:
+    """A number as a float; ``None`` for a non-number, a non-finite float, or an integer
+    past the float range (no ``OverflowError``: such an integer is no index, no 0/1).
+
+    Example:
+        >>> _number(True), _number(3), _number(float("inf")), _number(10**400), _number("1")
+        (1.0, 3.0, None, None, None)
+    """
     if isinstance(value, bool):
         return float(value)
-    if isinstance(value, int | float) and math.isfinite(value):
-        return float(value)
+    if isinstance(value, int):
+        return float(value) if value.bit_length() <= _FLOAT_BITS else None
+    if isinstance(value, float) and math.isfinite(value):
+        return value
     return None
+
+
+#: Integers of at most this many bits convert to a float (``2**1024`` overflows).
+_FLOAT_BITS = 1023
+
+
+def _one_hot(values: list[Any]) -> int | None:
+    """The index of the only 1 of a 0/1 vector with exactly one 1, else ``None``.
+
+    Example:
+        >>> _one_hot([0, 1.0, 0]), _one_hot([1, 1]), _one_hot(["a", 1]), _one_hot([0, 10**400])
+        (1, None, None, None)
+    """
+    entries = [_number(v) for v in values]
+    if any(x not in (0.0, 1.0) for x in entries) or entries.count(1.0) != 1:
+        return None
+    return entries.index(1.0)
 
 
 def _typed(rtype: str, value: Any) -> Any:
@@ -51,10 +78,9 @@ def _typed(rtype: str, value: Any) -> Any:
         if isinstance(value, str) and value.strip().lower() in ("true", "false"):
             return value.strip().lower() == "true"
         return value
-    if rtype == ResultType.INTEGER:
-        x = _number(value)
-        if x is not None and not isinstance(value, bool) and x == int(x):
-            return int(x)
+    if rtype == ResultType.INTEGER:  # an int stays as is (exact, any size)
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
         return value
     if rtype == ResultType.SET and isinstance(value, str):
         return [value]
@@ -77,23 +103,34 @@ def _compound_keys(record: Any) -> dict[str, ResultType]:
     return dict(task.compound_keys or {}) if task is not None else {}
 
 
+def _show(value: Any) -> str:
+    """``repr(value)`` cut to 200 characters (``value`` is :func:`holdable`: no error)."""
+    text = repr(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
 def _ein_value(rtype: str, value: Any, labels: Sequence[str]) -> tuple[Any, str]:
     n = len(labels)
+    if not holdable(value):  # nothing below may walk or print it
+        return value, "the value holds a number that is not finite or too long, or nests too deep"
     if rtype == ResultType.SET:
         if not isinstance(value, list) or any(isinstance(v, list) for v in value):
-            return value, f"a set answer is a 0/1 vector over the {n} entities, not {value!r}"
+            shown = _show(value)
+            return value, f"a set answer is a 0/1 vector over the {n} entities, not {shown}"
         if len(value) != n:
             return value, f"the vector has {len(value)} entries; the question lists {n} entities"
         if any(_number(v) not in (0.0, 1.0) for v in value):
             return value, "a set answer is a 0/1 vector; this one has other entries"
         return [labels[i] for i, v in enumerate(value) if v == 1], ""
     if rtype == ResultType.STRING:
-        if isinstance(value, list) and len(value) == n and sorted(value) == [0] * (n - 1) + [1]:
-            return labels[value.index(1)], ""
+        hot = _one_hot(value) if isinstance(value, list) and len(value) == n else None
+        if hot is not None:
+            return labels[hot], ""
         x = _number(value)
         if x is not None and x == int(x) and 0 <= int(x) < n:
             return labels[int(x)], ""
-        return value, f"one entity is its index 0..{n - 1} (or a one-hot vector), not {value!r}"
+        shown = _show(value)
+        return value, f"one entity is its index 0..{n - 1} (or a one-hot vector), not {shown}"
     if isinstance(value, list):
         return value, f"a {rtype} answer is one number, not a vector or matrix"
     return _typed(rtype, value), ""

@@ -28,6 +28,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from closurebench.scoring.extract import holdable
+
 __all__ = ["MAX_PROGRAM_CHARS", "extract_program", "last_printed_line", "parse_printed"]
 
 #: Longest program accepted (longer replies are cut here; Ein's own cap is 200,000).
@@ -99,7 +101,16 @@ def parse_printed(line: str | None) -> tuple[bool, Any]:
 
     Returns:
         ``(found, value)``; ``found`` is False only for no line at all. Numbers that
-        are not finite are kept as text (the scorer rejects them).
+        are not finite are kept as text (the scorer rejects them). A value that no result
+        file can hold otherwise (a non-finite number inside it, nesting deeper than
+        :data:`~closurebench.scoring.MAX_DEPTH`: :func:`~closurebench.scoring.holdable`)
+        is returned as parsed, not converted (walking it could recurse too deep); the
+        scorer makes it a ``format_error``.
+
+    Example:
+        >>> from closurebench.scoring import holdable
+        >>> parse_printed("inf"), holdable(parse_printed("[" * 150 + "]" * 150)[1])
+        ((True, 'inf'), False)
     """
     if line is None:
         return False, None
@@ -112,4 +123,6 @@ def parse_printed(line: str | None) -> tuple[bool, Any]:
             return True, line
     if isinstance(value, float) and not math.isfinite(value):
         return True, line
+    if not holdable(value):
+        return True, value
     return True, _plain(value)

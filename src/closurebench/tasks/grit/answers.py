@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Judgement",
+    "NameResolver",
     "Rejected",
     "is_number",
     "names_list",
@@ -122,11 +123,41 @@ def _name_tables(view: NodeNames) -> tuple[dict[str, int], dict[str, int | None]
     return exact, loose
 
 
+class NameResolver:
+    """:func:`resolve_name` for one view, its name tables built once (for many names).
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> resolve = NameResolver(SimpleNamespace(names=["Oak", "Elm"], aliases={}))
+        >>> resolve("elm"), resolve("Ash")
+        (1, None)
+    """
+
+    def __init__(self, view: NodeNames) -> None:
+        self._exact, self._loose = _name_tables(view)
+
+    def __call__(self, name: Any) -> int | None:
+        """The node id ``name`` stands for, or ``None`` (see :func:`resolve_name`)."""
+        if isinstance(name, bool):
+            return None
+        if isinstance(name, float) and name.is_integer():
+            name = int(name)
+        if not isinstance(name, str | int):
+            return None
+        text = str(name)
+        if text in self._exact:
+            return self._exact[text]
+        if text.strip() in self._exact:
+            return self._exact[text.strip()]
+        return self._loose.get(_norm(text))
+
+
 def resolve_name(view: NodeNames, name: Any) -> int | None:
     """The node id a name (or alias) stands for in ``view``, or ``None``.
 
     Exact match first; then case/whitespace-insensitive if that is unambiguous.
-    Integers are read as names (``7`` is the node *named* "7").
+    Integers are read as names (``7`` is the node *named* "7"). To resolve many names of
+    one view, build one :class:`NameResolver` (this rebuilds the view's tables per call).
 
     Args:
         view: Anything with ``names`` and ``aliases`` (an instance record, a rendered view).
@@ -138,19 +169,7 @@ def resolve_name(view: NodeNames, name: Any) -> int | None:
         >>> [resolve_name(rec, x) for x in ("Oak Road", "ELM", "big elm", "OAK ROAD", 3)]
         [0, 2, 2, None, None]
     """
-    if isinstance(name, bool):
-        return None
-    if isinstance(name, float) and name.is_integer():
-        name = int(name)
-    if not isinstance(name, str | int):
-        return None
-    text = str(name)
-    exact, loose = _name_tables(view)
-    if text in exact:
-        return exact[text]
-    if text.strip() in exact:
-        return exact[text.strip()]
-    return loose.get(_norm(text))
+    return NameResolver(view)(name)
 
 
 def names_list(value: Any) -> list[Any] | None:
@@ -168,11 +187,16 @@ def names_list(value: Any) -> list[Any] | None:
     return None
 
 
-def node_ids(view: NodeNames, names: Sequence[Any]) -> list[int] | Rejected:
-    """The node ids of ``names`` in order, or why one of them is unknown."""
+def node_ids(view: NodeNames | NameResolver, names: Sequence[Any]) -> list[int] | Rejected:
+    """The node ids of ``names`` in order, or why one of them is unknown.
+
+    ``view`` may be a :class:`NameResolver` already built for the view (linear time in
+    ``names`` either way: the view's tables are built once).
+    """
+    resolve = view if isinstance(view, NameResolver) else NameResolver(view)
     out = []
     for name in names:
-        node = resolve_name(view, name)
+        node = resolve(name)
         if node is None:
             return Rejected(f"unknown node {name!r}")
         out.append(node)

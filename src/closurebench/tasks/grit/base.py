@@ -477,7 +477,9 @@ class OptimumTask(GritTask):
         """A number equal to the optimum, or a valid optimal solution."""
         if is_number(value):
             answer = record.answer
-            ok = isinstance(answer, int | float) and float(value) == float(answer)
+            # exact comparison: a 400-digit integer is just not the optimum (no float(): it
+            # would overflow, and it rounds integers past 2**53)
+            ok = isinstance(answer, int | float) and value == answer
             return Judgement.correct_if(ok, value, f"{value} differs from the optimum {answer}")
         if isinstance(value, str) and len(names_list(value) or []) < 2:
             return Judgement.format_error(value, self.expected)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from closurebench.graphs.exact.check import check_colouring
 from closurebench.graphs.exact.coloring import chromatic_number
-from closurebench.tasks.grit.answers import Judgement, Rejected, node_ids, resolve_name
+from closurebench.tasks.grit.answers import Judgement, NameResolver, Rejected, node_ids
 from closurebench.tasks.grit.base import CertifiedTask, ExactRoute
 
 if TYPE_CHECKING:
@@ -44,10 +44,11 @@ def read_colouring(record: GritInstance, value: Any) -> dict[int, Any] | list[An
         "node 'a ' is coloured twice"
     """
     n = record.graph.n
+    resolve = NameResolver(record)
     if isinstance(value, Mapping):
         out: dict[int, Any] = {}
         for name, colour in value.items():
-            node = resolve_name(record, name)
+            node = resolve(name)
             if node is None:
                 return Rejected(f"unknown node {name!r}")
             if node in out:
@@ -57,7 +58,7 @@ def read_colouring(record: GritInstance, value: Any) -> dict[int, Any] | list[An
     if isinstance(value, list) and value and all(isinstance(c, list) for c in value):
         out = {}
         for colour, group in enumerate(value):
-            ids = node_ids(record, group)
+            ids = node_ids(resolve, group)
             if isinstance(ids, Rejected):
                 return ids
             for node in ids:
