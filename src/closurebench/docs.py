@@ -641,8 +641,9 @@ _SANDBOX_LEVELS = """\
   record it.
 
 `closurebench eval` picks the strongest wall that works (`--sandbox bwrap` names one,
-and fails if it does not work). Where none works, program modes refuse before any
-request is sent, with one line:"""
+and fails if it does not work; the environment variable `CLOSUREBENCH_SANDBOX_ISOLATION`
+forces `bwrap` or `none`, and `none` is recorded as unsafe the same way). Where no wall
+works, program modes refuse before any request is sent, with one line:"""
 
 _SANDBOX_MOUNTS = """\
 ## What a program sees

@@ -39,6 +39,8 @@ def _attacks(ctx: dict[str, Any]) -> dict[str, str]:
     """Attack programs, formatted with what the attacker knows of the host."""
     d = {k: repr(v) for k, v in ctx.items()}
     head = "import os, sys, json, socket, time\n"
+    touch = f"open({ctx['outside']!r}, 'w').write('x')"  # what a program without a wall does
+    daemon = f"import time; {touch}; time.sleep(600)"
     return {
         "hook-bypass-exfiltrate": head + "f = sys._getframe(1)\n"
         "try:\n"
@@ -62,7 +64,7 @@ def _attacks(ctx: dict[str, Any]) -> dict[str, str]:
         "print('ESCAPED mknod')\n",
         "mkfifo": head + f"os.mkfifo({d['outside']} + '.fifo')\nprint('ESCAPED mkfifo')\n",
         "posixsubprocess-daemon": head + "import _posixsubprocess\nr, w = os.pipe()\n"
-        f"code = 'import time; open({d['outside']}, \"w\"); time.sleep(600)'\n"
+        f"code = {daemon!r}\n"
         "args = [sys.executable, '-c', code]\n"
         "_posixsubprocess.fork_exec(args, [sys.executable.encode()], True, (), None, None,"
         " -1, -1, -1, -1, -1, -1, r, w, True, True, False, None, None, None, -1, None, False)\n"
@@ -156,8 +158,8 @@ def _attacks(ctx: dict[str, Any]) -> dict[str, str]:
         "        os.kill(pid, signal.SIGKILL)\n"
         "    except Exception:\n"
         "        pass\n",
-        "exec-without-hook": head + "os.execv(sys.executable, [sys.executable, '-c', "
-        f'\'open({d["outside"]}, "w").write("x")\'])\n',
+        "exec-without-hook": head
+        + f"os.execv(sys.executable, [sys.executable, '-c', {touch!r}])\n",
         "forge-report": head + "for fd in range(3, 64):\n"
         "    try:\n"
         '        os.write(fd, b\'{"done": 0}\\n{"wall_error": "forged"}\\n\')\n'
@@ -322,6 +324,9 @@ def test_hostile_server_end_to_end(
     for rec in records:
         name = names[by_question[rec.question] % len(names)]
         outcomes[name] = by_id[rec.id]["extra"]["exec_outcome"]
+    for name, outcome in sorted(outcomes.items()):  # shown with -s: each attack's ending
+        print(f"attack {name}: {outcome}")
+    assert "syntax_error" not in outcomes.values()  # every attack program really ran
     assert outcomes["kill-harness"] in ("forbidden", "runtime_error")
     assert outcomes["fork-bomb"] == "forbidden"
     assert outcomes["hook-bypass-exfiltrate"] == "forbidden"
