@@ -81,3 +81,19 @@ def test_sandbox_flags_belong_to_program_modes(
     ]  # fmt: skip
     res = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
     assert res.returncode == 1 and "program modes" in res.stderr
+
+
+def test_quickstart_works_without_a_wall(tmp_path: Path) -> None:
+    """The README's first command on a machine without bubblewrap: the reference programs
+    (ours, not a model's) run unwalled, and the output and the report say so."""
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "CLOSUREBENCH_SANDBOX_ISOLATION"}
+    env["PATH"] = str(empty)
+    out = tmp_path / "qs"
+    argv = [sys.executable, "-m", "closurebench", "quickstart", "--out", str(out)]
+    res = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert res.returncode == 0, res.stderr[-2000:]
+    text = " ".join((res.stdout + res.stderr).split())
+    assert "no sandbox wall here" in text and "apt-get install bubblewrap" in text
+    assert "Unsafe runs" in (out / "report" / "report.md").read_text()

@@ -195,14 +195,15 @@ def _eval_part(console: Console, out: Path) -> Path:
         "closure": load_instances(out / "closure" / "closure-heldout.jsonl"),
         "grit": load_instances(out / "grit" / "grit-test.jsonl"),
     }
+    walls = available_isolations()
+    where = f"behind the {walls[0]} wall" if walls else "with no sandbox wall here"
     table = Table(
         title="Through the evaluation harness, offline: chance baselines, the reference "
-        "agent, the reference programs (run in the sandbox)"
+        f"agent, the reference programs ({where})"
     )
     for col in ("suite", "model · mode", "N", "strict", "lenient", "outcomes"):
         table.add_column(col)
     run_dirs = []
-    walls = available_isolations()
     if not walls:
         console.print(
             "[yellow]no sandbox wall here[/yellow]: the reference programs (the instances' "
