@@ -9,7 +9,6 @@ guarded path fails, machine noise does not. ``benchmarks/`` holds the real measu
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import numpy as np
@@ -22,16 +21,11 @@ from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import generate_records as generate_grit
 from closurebench.graphs import erdos_renyi_out_degree, to_scipy_sparse
 from closurebench.seeding import rng
+from cpu_timing import best_cpu_seconds
 
 
 def _cpu(fn: Callable[[], object], repeats: int = 3) -> float:
-    """Fewest CPU seconds of this process over ``repeats`` calls of ``fn``."""
-    best = float("inf")
-    for _ in range(repeats):
-        t0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t0)
-    return max(best, 1e-6)
+    return best_cpu_seconds(fn, repeats)
 
 
 def _python_workload() -> object:

@@ -36,8 +36,8 @@ or 'none' with --unsafe-no-sandbox
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import importlib.metadata
 import importlib.util
 import os
 import shutil
@@ -156,13 +156,12 @@ def _package_dirs(names: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         libs = os.path.join(site, f"{name}.libs")
         if os.path.isdir(libs):
             out.append((os.path.realpath(libs), f"{name}.libs"))
-        try:
-            dist = importlib.metadata.distribution(name)
-        except importlib.metadata.PackageNotFoundError:
-            continue
-        info = getattr(dist, "_path", None)
-        if info is not None and os.path.isdir(info):
-            out.append((os.path.realpath(info), os.path.basename(info)))
+        wanted = name.lower().replace("-", "_")
+        with contextlib.suppress(OSError):
+            for entry in sorted(os.listdir(site)):
+                stem = entry.split("-", 1)[0].lower().replace("-", "_")
+                if entry.endswith(".dist-info") and stem == wanted:
+                    out.append((os.path.realpath(os.path.join(site, entry)), entry))
     return tuple(out)
 
 
