@@ -477,11 +477,27 @@ def _grit_section() -> list[str]:
         f"{', '.join(f'`{n}`' for n in NAMINGS)}. Solutions are judged by checkers, so any "
         "optimal path, tour, cover or colouring counts."
     )
-    split_rows = [
-        (f"`{s.name}`", f"{s.n_min}-{s.n_max}", f"{s.graphs:,}", f"{s.graphs * 8:,}", s.scenarios)
-        for s in GRIT_SPLITS.values()
-    ]
+    split_rows = []
+    for s in GRIT_SPLITS.values():
+        graphs = s.layout_graphs("paper")
+        per = s.task_graphs("paper")
+        uneven = ", ".join(f"`{t}` {k}" for t, k in per.items() if k != s.graphs // len(per))
+        split_rows.append(
+            (
+                f"`{s.name}`",
+                f"{s.n_min}-{s.n_max}",
+                f"{graphs:,}" + (f" ({uneven}; even layout {s.graphs:,})" if uneven else ""),
+                f"{graphs * 8:,}",
+                s.scenarios,
+            )
+        )
     out += ["", *_table(("split", "n", "graphs", "questions", "scenarios"), split_rows)]
+    out += [
+        "",
+        "Graphs per task follow the `paper` layout by default (`--layout even` gives every "
+        "task the same number); `--count` is apportioned over the tasks in the layout's "
+        "proportions.",
+    ]
     rows = []
     for t in GRIT_TASKS.values():
         rows.append(
@@ -606,8 +622,14 @@ def _tools_page() -> str:
         "",
         f"Each model call carries the stop sequences {', '.join(f'`{x}`' for x in STOP)}; a "
         f"`<graph>` call's result goes back as the next user message, cut at "
-        f"{MAX_RESULT_CHARS:,} characters; an episode ends at `<answer>` or after "
-        f"{MAX_ROUNDS} model calls or {MAX_COMPLETION_TOKENS:,} generated tokens. "
+        f"{MAX_RESULT_CHARS:,} characters (`--agent-max-result-chars`); an episode ends "
+        "at a final answer — an `<answer>` block, or (the paper's own final turns, "
+        "Table 14) a bare `\\boxed{}` or a final `Answer:` line; `--strict-protocol` "
+        "accepts the tag only, and a turn holding a `<graph>` call is always a tool call — "
+        f"or after {MAX_ROUNDS} model calls (`--agent-max-calls`) or "
+        f"{MAX_COMPLETION_TOKENS:,} generated tokens (`--agent-max-tokens`, the paper's "
+        "response length); each call is sent the remaining budget as its token limit. "
+        "The result's `extra.answer_form` says which form ended the episode. "
         "`--mode agent-tools` offers the tool as a native function (`graph_tool`). The "
         "system prompt (paper Table 12):",
         "",
@@ -716,7 +738,9 @@ def _sandbox_page() -> str:
     body.append(
         "Every ending of a program is an outcome, never an exception in the harness: "
         + ", ".join(f"`{o.value}`" for o in Outcome)
-        + ". An execution failure is scored wrong and flagged `exec_error`."
+        + ". A program that does not run to its end gave no answer: its outcome is "
+        '`no_answer` (the paper\'s Table 11, "No ans."), flagged `exec_error` with the '
+        "error class `execution`."
     )
     return _page("The program sandbox", _SANDBOX_INTRO, body)
 

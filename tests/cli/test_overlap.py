@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -87,7 +88,30 @@ def test_old_closure_fixture_against_itself(tmp_path: Path) -> None:
 
 
 def test_usage_and_file_errors(tmp_path: Path) -> None:
-    res = runner.invoke(app, ["check-overlap", str(DATA / "closure-v0.1.0.jsonl")])
-    assert res.exit_code == 2 and "at least two" in res.output
+    res = runner.invoke(app, ["check-overlap"])
+    assert res.exit_code == 2 and "Missing argument" in res.output
     res = runner.invoke(app, ["check-overlap", str(tmp_path / "a.jsonl"), str(tmp_path / "b")])
     assert res.exit_code == 1 and "does not exist" in res.output
+
+
+def test_one_file_is_checked_for_repeated_structures(
+    closure_files: dict[str, Path], tmp_path: Path
+) -> None:
+    res = runner.invoke(app, ["check-overlap", str(closure_files["heldout"])])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip() == f"no repeated structures in {closure_files['heldout']}"
+    # The same structure under a second id (another surface) is a repeat within the file.
+    lines = closure_files["heldout"].read_text(encoding="utf-8").splitlines()
+    first = json.loads(lines[0])
+    twin = {**first, "id": first["id"][:-4] + "9999", "question": first["question"] + " "}
+    bad = tmp_path / "repeats.jsonl"
+    bad.write_text("\n".join([*lines, json.dumps(twin)]) + "\n", encoding="utf-8")
+    res = runner.invoke(app, ["check-overlap", str(bad)])
+    assert res.exit_code == 1
+    assert res.stdout.splitlines() == [
+        f"repeat     {bad}:{first['id']}  {bad}:{twin['id']}  {first['category']}"
+    ]
+    assert "1 repeated structure(s) within a file, 0 shared structure(s)" in res.stderr
+    # Next to another file, the repeat is reported too.
+    res = runner.invoke(app, ["check-overlap", str(bad), str(closure_files["train"])])
+    assert res.exit_code == 1 and res.stdout.startswith("repeat")

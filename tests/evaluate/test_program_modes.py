@@ -181,8 +181,9 @@ EXPECTED: dict[str, tuple[str, str, bool, bool | None, str | None]] = {
     "correct": ("strict_correct", "ok", False, True, None),
     "wrong_logic": ("wrong", "ok", False, True, "logic"),
     "misread_edge": ("wrong", "ok", False, False, "graph_reading"),
-    "syntax_error": ("wrong", "syntax_error", True, False, "execution"),
-    "hostile": ("wrong", "", True, None, "execution"),
+    # a program that does not run gave no answer (Table 11's "No ans."), class execution
+    "syntax_error": ("no_answer", "syntax_error", True, False, "execution"),
+    "hostile": ("no_answer", "", True, None, "execution"),
     "empty": ("no_answer", "no_program", True, None, "execution"),
 }
 
@@ -288,3 +289,101 @@ def test_program_counts_in_summary_by_outcome(
     assert counts[("max_degree", "strict_correct")] == 2
     quiet = next(r for r in results if r["category"] == "negative_reach")
     assert quiet["extra"]["exec_outcome"] == "ok" and quiet["extra"]["exec_detail"] == "no output"
+
+
+# -- Table 11 of a run of scripted programs equals the hand count ---------------------
+
+#: category -> the program of its first and its second instance (``correct`` is the
+#: instance's own verified program; the others are written by :func:`_table11_program`).
+TABLE11_SCRIPT: dict[str, tuple[str, str]] = {
+    "reach_then_count": ("correct", "plus_one"),  # count-ambiguous: +1 is lenient-only
+    "degree_count": ("plus_three", "syntax_error"),
+    "reachability": ("correct", "raises"),
+    "max_degree": ("correct", "integer_name"),  # 7 for a name: line 1, a format error
+    "multi_query": ("missing_member", "prints_nothing"),  # line 27: a missing member fails
+}
+#: The hand count of those ten programs, in Table 11's column order.
+TABLE11_HAND_COUNT = {
+    "strict_correct": 3,  # reach_then_count, reachability, max_degree: the correct programs
+    "lenient_only": 1,  # reach_then_count answer + 1
+    "wrong": 2,  # degree_count answer + 3; multi_query without "degree"
+    "format_error": 1,  # max_degree printing 7
+    "no_answer": 3,  # the syntax error and the exception (did not run); printed nothing
+}
+
+
+def _table11_program(record: ClosureInstance, kind: str) -> str:
+    answer: Any = record.answer
+    if kind == "correct":
+        return oracle_program(record, "python")
+    if kind in ("plus_one", "plus_three"):
+        return f"print({int(answer) + (1 if kind == 'plus_one' else 3)})\n"
+    if kind == "missing_member":
+        return f"import json\nprint(json.dumps({{'reachable': {answer['reachable']!r}}}))\n"
+    return {
+        "syntax_error": "import networkx as nx\nG = nx.DiGraph(\nprint(1)\n",
+        "raises": "raise ValueError('no graph today')\n",
+        "integer_name": "print(7)\n",
+        "prints_nothing": "x = 1\n",
+    }[kind]
+
+
+def test_table11_of_scripted_programs_equals_the_hand_count(
+    heldout52: tuple[Path, list[Any]],
+    fake_openai: Any,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 21 item 5: a program that does not run is "No ans." (the paper's Table 11:
+    Ein 0.4 %, Python 2.3 %), so the report's Table 11 columns equal a hand count."""
+    data, records = heldout52
+    picked = {c: [r for r in records if r.category == c] for c in TABLE11_SCRIPT}
+    assert all(len(v) == 2 for v in picked.values())
+    kind_of = {
+        rec.question: TABLE11_SCRIPT[cat][i] for cat, recs in picked.items() for i, rec in
+        enumerate(recs)
+    }  # fmt: skip
+    by_q = {r.question: r for r in records}
+
+    def step(body: dict[str, Any]) -> Reply:
+        question = body["messages"][-1]["content"]
+        program = _table11_program(by_q[question], kind_of[question])
+        return Reply(f"```python\n{program}```", completion_tokens=20)
+
+    fake_openai.script(default=step)
+    categories = ",".join(TABLE11_SCRIPT)
+
+    def table11(out: Path) -> list[str]:
+        _eval(data, out, "--mode", "program-python", "--model", "m",
+              "--base-url", fake_openai.base_url, "--categories", categories)  # fmt: skip
+        (outcomes,) = [t for t in all_tables(load_runs([out]))["ClosureBench"]
+                       if t.key == "closure_outcomes"]  # fmt: skip
+        (row,) = outcomes.rows
+        return row[1:]
+
+    n = sum(TABLE11_HAND_COUNT.values())
+    assert n == 10
+    want = [f"{100 * k / n:.1f}" for k in TABLE11_HAND_COUNT.values()] + [str(n)]
+    assert table11(tmp_path / "paper") == want == ["30.0", "10.0", "20.0", "10.0", "30.0", "10"]
+
+    results = {r["id"]: r for r in iter_results(tmp_path / "paper" / "results.jsonl")}
+    assert Counter(r["outcome"] for r in results.values()) == TABLE11_HAND_COUNT
+    for rec in records:
+        kind = kind_of.get(rec.question)
+        if kind in ("syntax_error", "raises"):  # the execution class stays in the record
+            r = results[rec.id]
+            assert r["outcome"] == "no_answer", r["reason"]
+            assert r["extra"]["exec_error"] is True and r["extra"]["error_class"] == "execution"
+            want_exec = "syntax_error" if kind == "syntax_error" else "runtime_error"
+            assert r["extra"]["exec_outcome"] == want_exec
+    (prog,) = [t for t in all_tables(load_runs([tmp_path / "paper"]))["ClosureBench"]
+               if t.key == "closure_programs"]  # fmt: skip
+    assert prog.rows[0][1] == "8/10 (80.0%)" and prog.rows[0][3] == "6"
+    assert prog.rows[0][6] == "2 (33%)"  # execution class: the two programs that did not run
+
+    # the knob for the old count: a failed run as a wrong answer moves two to Wrong
+    from closurebench.evaluate.modes.program import ProgramMode
+    from closurebench.schema import Outcome
+
+    monkeypatch.setattr(ProgramMode, "failed_run_outcome", Outcome.WRONG)
+    assert table11(tmp_path / "old") == ["30.0", "10.0", "40.0", "10.0", "10.0", "10"]

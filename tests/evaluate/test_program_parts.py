@@ -180,7 +180,10 @@ def test_program_stats_counts_classes_and_failures() -> None:
         {"outcome": "strict_correct", "extra": {"exec_outcome": "ok", "exec_seconds": 0.1}},
         {"outcome": "wrong", "extra": {"exec_outcome": "ok", "error_class": "logic"}},
         {"outcome": "wrong", "extra": {"exec_outcome": "ok", "error_class": "graph_reading"}},
-        {"outcome": "wrong", "extra": {"exec_outcome": "syntax_error", "error_class": "execution"}},
+        {
+            "outcome": "no_answer",
+            "extra": {"exec_outcome": "syntax_error", "error_class": "execution"},
+        },
         {
             "outcome": "no_answer",
             "extra": {"exec_outcome": "no_program", "error_class": "execution"},

@@ -107,6 +107,7 @@ def test_agent_scores_its_answer_off_the_loop(
         *,
         stop: Sequence[str] | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
+        max_tokens: int | None = None,
     ) -> Completion:
         return _reply("<think>x</think><answer>\\boxed{3}")
 

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from closurebench import create_dataset, generate_split, load_instances, score_answer
 from closurebench.cli import app
 from closurebench.errors import ConfigError
-from closurebench.generate.closure import ClosureConfig, generate_records
+from closurebench.generate.closure import ClosureConfig, StructurePlan, generate_records
 from closurebench.generate.io import canonical_json, clean
 from closurebench.schema import ClosureInstance
 from closurebench.tasks.closure import CLOSURE_TASKS
@@ -99,6 +99,23 @@ def test_splits_share_no_structural_seed() -> None:
     assert not seeds["train"] & seeds["heldout"]
     assert not seeds["train"] & seeds["finetune"]
     assert not seeds["heldout"] & seeds["finetune"]
+
+
+def test_no_structure_twice_within_a_split() -> None:
+    # Heldout seed 0 drew these pairs the same before repeats were rejected within a split.
+    plan = StructurePlan(ClosureConfig(split="heldout", seed=0))
+    for category, size in (("triangle_count", 50), ("kinship_complex", 50), ("sibling", 50)):
+        keys = [plan.draw("heldout", category, i).key for i in range(size)]
+        assert len(set(keys)) == size, category
+    train = StructurePlan(ClosureConfig(split="train", seed=0))
+    keys = [train.draw("train", "cousin", i).key for i in range(50)]
+    assert len(set(keys)) == 50
+    # The redraws are made in index order: one process and two give the same records.
+    cfg = ClosureConfig(split="heldout", seed=0, count=20, categories=("triangle_in_subgraph",))
+    one = generate_records(cfg)
+    assert len({r.structure_key for r in one}) == 20
+    two = generate_records(ClosureConfig(**{**cfg.__dict__, "workers": 2}))
+    assert [r.model_dump_json() for r in two] == [r.model_dump_json() for r in one]
 
 
 _SNIPPET = (

@@ -13,11 +13,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from closurebench.cli import app as cli_app
 from closurebench.cli.generate import app
-from closurebench.errors import ConfigError
+from closurebench.errors import ConfigError, SamplingError
 from closurebench.generate.grit import (
     SPLITS,
     GritConfig,
+    apportion,
     canonical_json,
     generate_records,
     plan,
@@ -63,9 +65,9 @@ def test_split_table_matches_the_spec() -> None:
 def test_plan_balances_tasks_sizes_and_scenarios(split: str) -> None:
     jobs = plan(GritConfig(split=split))
     spec = SPLITS[split]
-    assert len(jobs) == spec.graphs
+    assert len(jobs) == spec.layout_graphs()
     per_task = Counter(j.task for j in jobs)
-    assert set(per_task.values()) == {spec.graphs // 6}
+    assert per_task == spec.task_graphs()
     sizes = Counter(j.n for j in jobs)
     assert min(sizes) == spec.n_min and max(sizes) == spec.n_max
     for task in GRIT_TASKS:
@@ -76,6 +78,60 @@ def test_plan_balances_tasks_sizes_and_scenarios(split: str) -> None:
         assert j.scenario in {s.id for s in for_task(j.task, spec.scenarios)}
     used = {j.scenario for j in jobs}
     assert used == {s.id for t in GRIT_TASKS for s in for_task(t, spec.scenarios)}
+
+
+def test_test_split_has_the_papers_2760_questions_and_the_even_layout_is_a_knob() -> None:
+    paper = GritConfig(split="test")
+    assert paper.graphs == 345 and paper.graphs * 8 == 2760
+    assert paper.task_graphs() == {t: 45 if t == "vertex_cover" else 60 for t in GRIT_TASKS}
+    even = GritConfig(split="test", layout="even")
+    assert even.graphs == 360 and set(even.task_graphs().values()) == {60}
+    # A count is apportioned in the layout's proportions: 345 is the paper's layout, and
+    # under the even layout any count is the old round robin.
+    assert GritConfig(split="test", count=345, layout="paper").task_graphs() == (
+        paper.task_graphs()
+    )
+    jobs = plan(GritConfig(split="test", count=14, layout="even"))
+    assert [j.task for j in jobs] == [list(GRIT_TASKS)[i % 6] for i in range(14)]
+    # The first graphs cover every task (round by round); vertex cover drops out last.
+    order = [j.task for j in plan(paper)]
+    assert set(order[:270]) == set(GRIT_TASKS) and "vertex_cover" not in order[270:]
+    for split in ("train", "large", "ood"):
+        assert (
+            GritConfig(split=split).task_graphs()
+            == GritConfig(split=split, layout="even").task_graphs()
+        )
+    with pytest.raises(ConfigError, match=r"layout='uneven'.*paper, even"):
+        GritConfig(layout="uneven")
+
+
+def test_apportion_is_proportional_and_round_robin_for_equal_weights() -> None:
+    assert apportion(7, {"a": 1, "b": 1, "c": 1}) == {"a": 3, "b": 2, "c": 2}
+    assert apportion(0, {"a": 60, "b": 45}) == {"a": 0, "b": 0}
+    # 36.4 / 27.3 / 36.4: the one left over goes to the earlier of the tied remainders.
+    assert apportion(100, {"a": 60, "b": 45, "c": 60}) == {"a": 37, "b": 27, "c": 36}
+
+
+def test_a_split_never_holds_a_structure_twice(tmp_path: Path) -> None:
+    # Four-node vertex-cover graphs repeat by chance (graph 4 of seed 0 does): it is
+    # redrawn, the same way in one process and in two.
+    cfg = GritConfig(split="train", seed=0, count=10, n_min=4, n_max=4, tasks=("vertex_cover",))
+    recs, results = generate_records(cfg)
+    assert len({r.structure_key for r in recs}) == 10
+    assert [r.redraws for r in results] == [0, 0, 0, 0, 1, 0, 0, 0, 0, 0]
+    assert results[4].attempts >= 2
+    assert generate_records(GritConfig(**{**cfg.__dict__, "workers": 2}))[0] == recs
+    p, m, _ = write_split(cfg, tmp_path)
+    assert json.loads(m.read_text())["resamples"]["repeats"] == 1
+    res = CliRunner().invoke(cli_app, ["check-overlap", str(p)])
+    assert res.exit_code == 0, res.output
+
+
+def test_redraws_give_up_naming_the_graph() -> None:
+    # Connected three-node graphs are a path (three ways) or a triangle: no room for 9.
+    cfg = GritConfig(split="train", seed=0, count=9, n_min=3, n_max=3, tasks=("vertex_cover",))
+    with pytest.raises(SamplingError, match=r"grit-train-\d+ \(vertex_cover, n=3\).*--n-min"):
+        generate_records(cfg)
 
 
 def test_records_have_the_spec_fields_and_8_views(records: list[GritInstance]) -> None:
@@ -192,7 +248,19 @@ def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
     assert len(lines) == 16
     man = json.loads((tmp_path / "grit-ood.manifest.json").read_text())
     assert man["files"]["grit-ood.jsonl"]["sha256"] == _sha(tmp_path / "grit-ood.jsonl")
+    assert man["layout"] == "paper" and man["arguments"]["layout"] == "paper"
+    assert man["task_graphs"] == {"vertex_cover": 1, "bfs": 1} and man["deviations"] == []
+    res = runner.invoke(
+        app,
+        ["grit", "--split", "test", "--out", str(tmp_path / "e"), "--count", "7",
+         "--tasks", "vertex_cover,bfs", "--n-max", "10", "--layout", "even"],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    man = json.loads((tmp_path / "e" / "grit-test.manifest.json").read_text())
+    assert man["layout"] == "even" and man["task_graphs"] == {"vertex_cover": 4, "bfs": 3}
+    assert "2,880 questions" in man["deviations"][0]
     for args, needle in [
+        (["--layout", "nope"], "'nope'"),
         (["--split", "nope"], "'nope'"),
         (["--tasks", "tsp,shortestpath"], "'shortestpath'"),
         (["--n-min", "30", "--n-max", "20"], "node range"),
@@ -230,7 +298,12 @@ def test_time_limit_reaches_the_solver_and_timeouts_are_recorded(
     assert (results[0].attempts, results[0].timeouts) == (3, 2)
     man = json.loads(man_path.read_text())
     assert man["arguments"]["time_limit"] == 7.5
-    assert man["resamples"] == {"draws": 2, "timeouts": 2, "graphs_with_timeouts": 1}
+    assert man["resamples"] == {
+        "draws": 2,
+        "timeouts": 2,
+        "graphs_with_timeouts": 1,
+        "repeats": 0,
+    }
     # The live status names the graph, the attempt, the step and the timeouts so far.
     assert "grit-test-00000 tsp n=10: attempt 1, sampling" in statuses
     assert "grit-test-00000 tsp n=10: attempt 3, solving; 2 timeouts" in statuses
@@ -275,7 +348,7 @@ def test_default_manifest_records_no_timeouts(tmp_path: Path) -> None:
 @pytest.fixture(scope="module")
 def test_split() -> list[GritInstance]:
     """A real test split over the preset's whole n range: 60 graphs, 10 per task."""
-    return generate_records(GritConfig(split="test", seed=11, count=60))[0]
+    return generate_records(GritConfig(split="test", seed=11, count=60, layout="even"))[0]
 
 
 def _density(r: GritInstance) -> float:

@@ -112,8 +112,19 @@ def test_efficiency_table(make_run) -> None:
 def test_episode_table_orders_known_ends_first(make_run) -> None:
     recs = [*_four(), _agent("wrong", EXACT, ended="budget"), _agent("wrong", EXACT, ended="")]
     t = grain_episode_table([load_run(make_run("a", recs))])
-    assert t.header == ["Run", "Answered", "Max rounds", "Invalid call", "Budget", "Unknown", "N"]
-    assert t.rows[0][1:] == ["33.3", "16.7", "16.7", "16.7", "16.7", "6"]
+    header = ["Run", "Answered", "Max rounds", "Invalid call", "Budget", "Unknown", "Cut", "N"]
+    assert t.header == header
+    assert t.rows[0][1:] == ["33.3", "16.7", "16.7", "16.7", "16.7", "0", "6"]
+
+
+def test_episode_table_counts_cut_episodes(make_run) -> None:
+    recs = [*_four(), _agent("wrong", EXACT, ended="truncated")]
+    recs.append(_agent("wrong", EXACT, ended="token_limit"))
+    t = grain_episode_table([load_run(make_run("a", recs))])
+    assert t.header[1:] == [
+        "Answered", "Max rounds", "Truncated", "Token limit", "Invalid call", "Cut", "N"
+    ]  # fmt: skip
+    assert t.rows[0][-2:] == ["2", "6"]
 
 
 def test_by_task_and_by_size(make_run) -> None:

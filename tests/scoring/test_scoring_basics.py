@@ -13,7 +13,8 @@ from closurebench.scoring import compare, extract_answer
         ('{"answer": 3}', "ok", 3),
         ("  [1, 2]  ", "format_error", None),  # a bare value: no "answer" field
         ('Let me think. {"answer": ["a", "b"]}', "ok", ["a", "b"]),
-        ('{"answer": 1} then {"answer": 2}', "ok", 2),
+        # App. I: "a single {"answer": ...} object embedded"; two different: format error
+        ('{"answer": 1} then {"answer": 2}', "format_error", None),
         ('{"result": 3}', "format_error", None),
         ('{"answer": [1, 2}', "format_error", None),
         ("The answer is {broken", "format_error", None),

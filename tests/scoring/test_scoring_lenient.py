@@ -70,7 +70,8 @@ C, S = Ambiguity.COUNT, Ambiguity.SET
         (" Bob ", "Bob", "string", None, None, (), "correct", "correct"),
         ("bob", "Bob", "string", None, None, (), "wrong", "wrong"),
         (["Bob"], "Bob", "string", None, None, (), "format_error", "format_error"),
-        # compound (recursive; extra keys ignored; missing key = schema violation)
+        # compound (recursive; extra keys ignored; line 27: a missing or mistyped member
+        # is a failure of the recursion, "any failure => WrongAnswer")
         (
             {"reachable": True, "degree": 2},
             {"reachable": True, "degree": 2},
@@ -108,8 +109,8 @@ C, S = Ambiguity.COUNT, Ambiguity.SET
             None,
             None,
             (),
-            "format_error",
-            "format_error",
+            "wrong",
+            "wrong",
         ),
         (
             {"reachable": "yes", "degree": 2},
@@ -118,8 +119,8 @@ C, S = Ambiguity.COUNT, Ambiguity.SET
             None,
             None,
             (),
-            "format_error",
-            "format_error",
+            "wrong",
+            "wrong",
         ),
         (
             [True, 2],

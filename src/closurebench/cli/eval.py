@@ -10,6 +10,8 @@
         [--limit N] [--sample K] [--categories a,b] [--tasks a,b]
         [--backoff 1] [--backoff-max 60] [--max-consecutive-failures 10]
         [--keep-errors] [--force-new] [--fsync-interval 1.0]
+        [--agent-max-calls 6] [--agent-max-tokens 12000] [--agent-max-result-chars 8000]
+        [--strict-protocol]
 
 Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids and
 re-runs the ones that ended in error, unless ``--keep-errors``), ``RUN_DIR/cache.jsonl``,
@@ -45,6 +47,15 @@ support for the model (OpenAI's o-series: ``max_tokens``, a non-default
 it under ``adaptations`` in ``run.json`` and ``summary.json``; any other 400 still
 stops the run. Reasoning tokens the server reports are recorded per result
 (``usage.reasoning_tokens``) and summed in ``summary.json``.
+
+Agent modes (``agent``, ``agent-tools``): an episode has ``--agent-max-calls`` model
+calls and ``--agent-max-tokens`` generated tokens (default 12,000, the GRAIN paper's
+response length); each call is sent a token limit of what is left of that budget (at
+most ``--max-tokens`` / ``--max-completion-tokens`` when given; when neither is, the
+run's ``max_tokens`` is the episode budget), so no call overshoots it.
+``--strict-protocol`` reads only ``<answer>`` tags as a final answer (default: also a
+bare ``\\boxed{}`` or a final ``Answer:`` line, the paper's own final turns). The
+limits are recorded in ``run.json`` (``agent``).
 
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
@@ -283,6 +294,37 @@ def eval_cmd(
             "report. Only for trusted programs.",
         ),
     ] = False,
+    agent_max_calls: Annotated[
+        int | None,
+        typer.Option(
+            "--agent-max-calls",
+            help="Agent modes: model calls per episode (default 6).",
+        ),
+    ] = None,
+    agent_max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--agent-max-tokens",
+            help="Agent modes: generated tokens per episode, over all its calls (default "
+            "12000, the paper's max response length); each call may use what is left "
+            "(capped by --max-tokens / --max-completion-tokens when given).",
+        ),
+    ] = None,
+    agent_max_result_chars: Annotated[
+        int | None,
+        typer.Option(
+            "--agent-max-result-chars",
+            help="Agent modes: characters of a tool <result> sent back (default 8000).",
+        ),
+    ] = None,
+    strict_protocol: Annotated[
+        bool,
+        typer.Option(
+            "--strict-protocol",
+            help="Agent modes: only an <answer> tag is a final answer (default: also the "
+            "paper's untagged forms, a bare \\boxed{} or a final 'Answer:' line).",
+        ),
+    ] = False,
     fsync_interval: Annotated[
         float,
         typer.Option(
@@ -298,7 +340,7 @@ def eval_cmd(
     from rich.markup import escape
 
     from closurebench.evaluate.breaker import RunAborted
-    from closurebench.evaluate.modes import ProgramMode, get_mode
+    from closurebench.evaluate.modes import AgentMode, ProgramMode, get_mode
     from closurebench.evaluate.providers import (
         GenerationSettings,
         ProviderError,
@@ -312,10 +354,39 @@ def eval_cmd(
 
     err = Console(stderr=True)
     try:
+        the_mode = get_mode(mode)
+        call_limit = token_limit(max_tokens, max_completion_tokens)
+        agent_flags = {
+            "--agent-max-calls": agent_max_calls,
+            "--agent-max-tokens": agent_max_tokens,
+            "--agent-max-result-chars": agent_max_result_chars,
+            "--strict-protocol": strict_protocol or None,
+        }
+        if isinstance(the_mode, AgentMode):
+            budget = the_mode.configure(
+                max_calls=agent_max_calls,
+                max_tokens=agent_max_tokens,
+                max_result_chars=agent_max_result_chars,
+                # an explicit token limit caps each call (a bad one is refused below)
+                call_max_tokens=next(
+                    (v for v in (max_tokens, max_completion_tokens) if v is not None and v > 0),
+                    None,
+                ),
+                strict_protocol=strict_protocol,
+            )
+            if max_tokens is None and max_completion_tokens is None:
+                call_limit = budget.max_tokens  # each call: up to the remaining budget
+        else:
+            given = [flag for flag, value in agent_flags.items() if value is not None]
+            if given:
+                raise ConfigError(
+                    f"{given[0]} applies to the agent modes (agent, agent-tools) only; "
+                    f"--mode {mode} runs no agent episode, so drop it"
+                )
         settings = GenerationSettings(
             model=model,
             temperature=parse_temperature(temperature),
-            max_tokens=token_limit(max_tokens, max_completion_tokens),
+            max_tokens=call_limit,
             top_p=top_p,
             timeout_s=timeout,
             max_completion_tokens=max_completion_tokens,
@@ -341,7 +412,6 @@ def eval_cmd(
                 "--retry-errors and --keep-errors contradict each other; errored instances "
                 "are re-run by default, so drop --retry-errors"
             )
-        the_mode = get_mode(mode)
         if isinstance(the_mode, ProgramMode):
             if the_mode.use_sandbox(sandbox, unsafe=unsafe_no_sandbox) == "none":
                 err.print(

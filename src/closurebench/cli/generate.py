@@ -9,9 +9,12 @@
   whose structures this one avoids (train avoids heldout's, finetune both).
 
 * ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
-  [--n-min N] [--n-max N] [--time-limit S] [--workers W]`` writes
+  [--n-min N] [--n-max N] [--time-limit S] [--layout paper|even] [--workers W]`` writes
   ``DIR/grit-<split>.jsonl`` and ``DIR/grit-<split>.manifest.json`` (counts, sha256, the
-  time limit and the resamples it caused).
+  layout and graphs per task, the time limit and the resamples it caused). The default
+  ``--layout paper`` gives ``test`` the paper's 2,760 questions (45 vertex-cover graphs,
+  60 of every other task); ``--layout even`` gives every task 60 (2,880). ``--count K``
+  is the total of base graphs, apportioned over the tasks in the layout's proportions.
 
 Both show a progress bar on stderr (on a terminal) with the elapsed time; GRIT's also
 names what the current graph is doing (attempt, solving, cross-checking, timeouts so far),
@@ -35,7 +38,7 @@ from rich.text import Text
 
 from closurebench.errors import ConfigError
 from closurebench.generate import closure as closure_gen
-from closurebench.generate.grit import SPLITS, GritConfig, write_split
+from closurebench.generate.grit import LAYOUTS, SPLITS, GritConfig, write_split
 from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
 app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
@@ -52,7 +55,11 @@ def grit_cmd(
     split: Annotated[str, typer.Option(help=f"Split: one of {', '.join(SPLITS)}.")] = "test",
     seed: Annotated[int, typer.Option(help="Master seed.")] = 0,
     count: Annotated[
-        int | None, typer.Option(help="Number of base graphs (8 questions each).")
+        int | None,
+        typer.Option(
+            help="Number of base graphs (8 questions each; default: the split's in --layout), "
+            "apportioned over the tasks in the layout's proportions."
+        ),
     ] = None,
     tasks: Annotated[
         str | None, typer.Option(help="Comma-separated subset of tasks (default: all six).")
@@ -88,6 +95,14 @@ def grit_cmd(
         ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
+    layout: Annotated[
+        str,
+        typer.Option(
+            help=f"Graphs per task: one of {', '.join(LAYOUTS)}. paper: as in the paper (test: "
+            "45 vertex-cover graphs, 60 of every other task, 2,760 questions); even: the same "
+            "for every task (test: 60 each, 2,880)."
+        ),
+    ] = "paper",
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
     task_list = None
@@ -106,6 +121,7 @@ def grit_cmd(
             density_max=density_max,
             directed_share=directed_share,
             workers=workers,
+            layout=layout,
         )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)

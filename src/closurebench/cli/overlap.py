@@ -1,22 +1,27 @@
-"""``closurebench check-overlap A.jsonl B.jsonl [...]``: structures and questions two splits share.
+"""``closurebench check-overlap A.jsonl [B.jsonl ...]``: structures repeated in or across splits.
 
 Two records share a structure when they ask the same thing of the same graph
 (:attr:`~closurebench.schema.Envelope.structure_key`): ClosureBench's (category, graph,
 graph2, anchors), GRIT's (task, graph, params); only the surface (labels, frame, wording)
 may differ. For every pair of files, each shared structure and each shared question text
-is one line on stdout::
+is one line on stdout; for every file, each structure it holds more than once is a
+``repeat`` line::
 
     structure  A.jsonl:closure-train-sibling-0007  B.jsonl:closure-heldout-sibling-0031  sibling
     question   A.jsonl:closure-train-...  B.jsonl:closure-heldout-...  reachability
+    repeat     A.jsonl:closure-train-triangle_count-0017  A.jsonl:closure-train-...-0039  ...
 
-naming the first record of each file that holds it and the category or task. Exit code 0
-when the files share nothing (one line saying so), 1 when they share anything (a count
-on stderr) or a file cannot be read. Records repeating a structure inside one file (a
-GRIT graph's 8 views) are not findings.
+naming the first record of each file (or, for a repeat, the first and the repeating record)
+that holds it and the category or task. One file alone is checked for repeats only. Exit
+code 0 when nothing is found (one line saying so), 1 when anything is (a count on stderr)
+or a file cannot be read. The records of one item are not repeats of each other: a GRIT
+graph's 8 views (one ``graph_id``) and the ``-nl`` / ``-json`` / ``-matrix`` renderings of
+one ClosureBench structure in the encoding study.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from typing import Annotated
@@ -24,28 +29,60 @@ from typing import Annotated
 import typer
 
 from closurebench.generate.io import iter_instances
+from closurebench.schema import ClosureInstance, GritInstance
+from closurebench.surface.closure import ENCODINGS
 
 
-def _index(path: Path) -> tuple[dict[str, tuple[str, str]], dict[str, tuple[str, str]]]:
-    """First ``(id, stratum)`` per structure key and per question text of a file."""
-    structures: dict[str, tuple[str, str]] = {}
-    questions: dict[str, tuple[str, str]] = {}
+@dataclass
+class _Index:
+    """What one file holds: first ``(id, stratum)`` per structure and question, repeats."""
+
+    structures: dict[str, tuple[str, str]] = field(default_factory=dict)
+    questions: dict[str, tuple[str, str]] = field(default_factory=dict)
+    repeats: list[tuple[str, str, str]] = field(default_factory=list)
+
+
+def _item(record: ClosureInstance | GritInstance) -> str:
+    """The item a record renders: its GRIT graph, or its ClosureBench id less an encoding."""
+    if isinstance(record, GritInstance):
+        return record.graph_id
+    head, _, tail = record.id.rpartition("-")
+    return head if tail in ENCODINGS and head else record.id
+
+
+def _index(path: Path) -> _Index:
+    """Index one file (see :class:`_Index`)."""
+    index = _Index()
+    item_of: dict[str, str] = {}
+    reported: set[str] = set()
     for record in iter_instances(path):
-        structures.setdefault(record.structure_key, (record.id, record.stratum))
-        questions.setdefault(record.question, (record.id, record.stratum))
-    return structures, questions
+        key, item = record.structure_key, _item(record)
+        first = item_of.setdefault(key, item)
+        if first != item and item not in reported:
+            reported.add(item)
+            index.repeats.append((index.structures[key][0], record.id, record.stratum))
+        index.structures.setdefault(key, (record.id, record.stratum))
+        index.questions.setdefault(record.question, (record.id, record.stratum))
+    return index
 
 
 def overlap_lines(files: list[Path]) -> list[str]:
-    """One line per structure or question text shared by two of ``files``, in file order.
+    """One line per repeat within a file, then per structure or question two files share.
 
     Raises:
         DatasetFileError: when a file is missing or not a valid dataset file.
     """
-    indexed = [(path, *_index(path)) for path in files]
+    indexed = [(path, _index(path)) for path in files]
     lines: list[str] = []
-    for (pa, sa, qa), (pb, sb, qb) in combinations(indexed, 2):
-        for kind, a, b in (("structure", sa, sb), ("question ", qa, qb)):
+    for path, index in indexed:
+        for id_a, id_b, stratum in index.repeats:
+            lines.append(f"repeat     {path}:{id_a}  {path}:{id_b}  {stratum}")
+    for (pa, ia), (pb, ib) in combinations(indexed, 2):
+        pairs = (
+            ("structure", ia.structures, ib.structures),
+            ("question ", ia.questions, ib.questions),
+        )
+        for kind, a, b in pairs:
             for key, (id_a, stratum) in a.items():
                 if key in b:
                     lines.append(f"{kind}  {pa}:{id_a}  {pb}:{b[key][0]}  {stratum}")
@@ -54,21 +91,26 @@ def overlap_lines(files: list[Path]) -> list[str]:
 
 def check_overlap(
     files: Annotated[
-        list[Path], typer.Argument(help="Two or more JSONL dataset files (ClosureBench or GRIT).")
+        list[Path],
+        typer.Argument(help="One or more JSONL dataset files (ClosureBench or GRIT)."),
     ],
 ) -> None:
-    """List structures (category/task, graph, anchors/params) and questions files share."""
-    if len(files) < 2:
-        typer.echo("error: give at least two dataset files to compare", err=True)
-        raise typer.Exit(2)
+    """List structures a file repeats and structures (category/task, graph, anchors/params)
+    and questions files share."""
     lines = overlap_lines(files)
     for line in lines:
         typer.echo(line)
     if lines:
+        repeats = sum(line.startswith("repeat") for line in lines)
         structures = sum(line.startswith("structure") for line in lines)
+        questions = len(lines) - structures - repeats
         typer.echo(
-            f"{structures} shared structure(s), {len(lines) - structures} shared question(s)",
+            f"{repeats} repeated structure(s) within a file, {structures} shared structure(s), "
+            f"{questions} shared question(s)",
             err=True,
         )
         raise typer.Exit(1)
-    typer.echo(f"no shared structures or questions among {len(files)} files")
+    if len(files) == 1:
+        typer.echo(f"no repeated structures in {files[0]}")
+    else:
+        typer.echo(f"no shared structures or questions among {len(files)} files")

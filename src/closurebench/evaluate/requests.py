@@ -133,6 +133,7 @@ class Requester:
         messages: list[Message],
         stop: Sequence[str] | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
+        max_tokens: int | None = None,
     ) -> Completion:
         """The completion of ``messages``: from the cache, or from the provider.
 
@@ -144,6 +145,8 @@ class Requester:
                 (recorded like any refused parameter); the mode cuts the reply itself.
             tools: Function-calling tool specs of this request (``agent-tools``); part
                 of the cache key.
+            max_tokens: This request's token limit (an agent call's remaining episode
+                budget), sent in place of the run's; None: the run's. Part of the cache key.
 
         Returns:
             The completion.
@@ -154,20 +157,24 @@ class Requester:
         """
         use_cache = self.options.use_cache
         if use_cache:
-            hit = self.cache.get(request_key(self._settings_for(stop, tools), messages))
+            hit = self.cache.get(request_key(self._settings_for(stop, tools, max_tokens), messages))
             if hit is not None:
                 self.stats.cache_hits += 1
                 return hit
-        completion, sent = await self._with_retries(request_id, messages, stop, tools)
+        completion, sent = await self._with_retries(request_id, messages, stop, tools, max_tokens)
         if use_cache:  # keyed by the settings it was produced with
             self.cache.put(request_key(sent, messages), completion)
         return completion
 
     def _settings_for(
-        self, stop: Sequence[str] | None, tools: Sequence[Mapping[str, Any]] | None = None
+        self,
+        stop: Sequence[str] | None,
+        tools: Sequence[Mapping[str, Any]] | None = None,
+        max_tokens: int | None = None,
     ) -> GenerationSettings:
-        """The run's settings with this request's stop sequences (unless refused) and tools."""
-        settings = self.settings.with_tools(tools)
+        """The run's settings with this request's stop sequences (unless refused), tools
+        and token limit."""
+        settings = self.settings.with_tools(tools).with_token_limit(max_tokens)
         return settings if "stop" in self._refused else settings.with_stop(stop)
 
     def _drop_stop(self, entry: Mapping[str, Any], *, announce: bool = True) -> None:
@@ -258,11 +265,12 @@ class Requester:
         messages: list[Message],
         stop: Sequence[str] | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
+        max_tokens: int | None = None,
     ) -> tuple[Completion, GenerationSettings]:
         """The completion and the settings it was produced with."""
         attempt = 0
         while True:
-            sent = self._settings_for(stop, tools)
+            sent = self._settings_for(stop, tools, max_tokens)
             try:
                 return await self._attempt(messages, sent), sent
             except ProviderError as exc:

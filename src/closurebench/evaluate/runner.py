@@ -341,7 +341,13 @@ class InstanceEvaluator:
         self,
         mode: Mode,
         request: Callable[
-            [str, list[Message], Sequence[str] | None, Sequence[Mapping[str, Any]] | None],
+            [
+                str,
+                list[Message],
+                Sequence[str] | None,
+                Sequence[Mapping[str, Any]] | None,
+                int | None,
+            ],
             Awaitable[Completion],
         ],
         settings: Mapping[str, Any],
@@ -354,7 +360,7 @@ class InstanceEvaluator:
 
         Args:
             mode: The mode.
-            request: ``(request id, messages, stop, tools) -> completion`` (a
+            request: ``(request id, messages, stop, tools, max_tokens) -> completion`` (a
                 :class:`Requester`).
             settings: Generation settings as a dict.
             stats: The run's counters.
@@ -389,12 +395,13 @@ class InstanceEvaluator:
             *,
             stop: Sequence[str] | None = None,
             tools: Sequence[Mapping[str, Any]] | None = None,
+            max_tokens: int | None = None,
         ) -> Completion:
             nonlocal calls
             calls += 1
             if journal is not None:
                 journal.waiting(rid)  # an earlier reply's handling pauses (agent rounds)
-            completion = await self.request(f"{rid}#{calls}", messages, stop, tools)
+            completion = await self.request(f"{rid}#{calls}", messages, stop, tools, max_tokens)
             if journal is not None:
                 journal.handling(rid)  # flushed before the mode sees the reply
             return completion

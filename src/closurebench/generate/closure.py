@@ -25,6 +25,10 @@ Instance ``i`` of category ``c`` in split ``s`` is built in two stages.
      ``heldout`` (its default size), ``finetune`` none of heldout's or train's. The
      structure stage of a category depends on nothing else, so the generator computes
      those splits' structures of the category (no Ein, Python, text) to check; or
+   * **repeats a structure of its own split**: instance ``i`` never has the
+     (category, graph, anchors) key of instances ``0..i-1`` of its category (small
+     graphs would otherwise collide by chance), so no split holds a structure twice
+     (``check-overlap FILE`` reports any within-file repeat); or
    * **over-fills its answer stratum**: in a non-boolean category, instance ``i`` may
      not take an answer that ``⌊0.4·(i+1)⌋`` (at least 1) earlier instances of the
      category already have, so every prefix of a category — the whole split included —
@@ -452,6 +456,7 @@ class StructurePlan:
         self._draws: dict[tuple[str, str], list[Draw]] = {}
         self._counts: dict[tuple[str, str], Counter[str]] = {}
         self._taken: dict[tuple[str, str], frozenset[str]] = {}
+        self._own: dict[tuple[str, str], set[str]] = {}
 
     def taken(self, split: str, category: str) -> frozenset[str]:
         """Structure keys of ``category`` that ``split`` must not repeat."""
@@ -473,13 +478,17 @@ class StructurePlan:
         """
         draws = self._draws.setdefault((split, category), [])
         counts = self._counts.setdefault((split, category), Counter())
+        own = self._own.setdefault((split, category), set())
         while len(draws) <= index:
-            d = self._next(split, category, len(draws), counts)
+            d = self._next(split, category, len(draws), counts, own)
             counts[d.stratum] += 1
+            own.add(d.key)
             draws.append(d)
         return draws[index]
 
-    def _next(self, split: str, category: str, index: int, counts: Counter[str]) -> Draw:
+    def _next(
+        self, split: str, category: str, index: int, counts: Counter[str], own: set[str]
+    ) -> Draw:
         task = CLOSURE_TASKS[category]
         taken = self.taken(split, category)
         limited = task.result_type is not ResultType.BOOLEAN
@@ -492,16 +501,17 @@ class StructurePlan:
                 self.config.seed, "closure", split, "structure", category, index, *extra
             )
             d = _draw(self.config, task, index, seed, want, self.timings)
-            if d.key in taken:
+            if d.key in taken or d.key in own:
                 continue
             if not limited or counts[d.stratum] < cap:
                 return d
             if best is None or counts[d.stratum] < counts[best.stratum]:
                 best = d
         if best is None:
+            avoided = ", ".join((*_higher(split), f"{split} #0..{index - 1}"))
             raise SamplingError(
                 f"{category} #{index} of {split}: all {STRATUM_DRAWS} draws repeat a structure "
-                f"of {', '.join(_higher(split))}; widen the n or density range"
+                f"of {avoided}; widen the n or density range"
             )
         return best
 

@@ -6,7 +6,7 @@ Split specs follow ``spec/grit.md`` (paper Table 1):
 split  n range   graphs  scenarios                  ER p         directed SP
 =====  ========  ======  =========================  ===========  ===============
 train  4-40      2,160   the 31 in-distribution     0.10-0.30    half
-test   10-40     360     the 31 in-distribution     0.28-0.44    none (App. G)
+test   10-40     345     the 31 in-distribution     0.28-0.44    none (App. G)
 large  40-60     120     the 31 in-distribution     0.10-0.30    half
 ood    10-40     180     the 24 held-out (OOD)      0.28-0.44    none
 =====  ========  ======  =========================  ===========  ===============
@@ -35,19 +35,34 @@ connected), which the manifest records (``directed`` count per task in
 ``density_stats``). The draw that decides the direction is made either way, so changing
 the share changes no other graph.
 
-Graph ``i`` of a split gets task ``tasks[i % len(tasks)]`` (so graphs spread evenly over
-the tasks) and, being the ``k``-th of the ``K`` graphs of its task, ``n = n_min +
+Layout (how many graphs each task gets). The ``paper`` layout (:data:`LAYOUTS`, the
+default) gives each task its share of the split as the paper has it: the test split's
+2,760 questions are 60 graphs for each task except vertex cover, which has 45 (App. F,
+Table 18A: 120 vertex-cover questions where every other task has 160), so ``test`` is 345
+graphs; the other splits are even. The ``even`` layout gives every task the same number
+(``test``: 60 x 6 = 360 graphs, 2,880 questions, this generator's layout before 0.3). A
+``count`` (total base graphs) is apportioned over the chosen tasks in proportion to the
+layout's per-task graphs (largest remainder, ties to the earlier task), so ``count=345``
+is the paper's test layout and any count under ``even`` is the round robin
+``tasks[i % len(tasks)]``; the manifest records ``layout`` and ``task_graphs``.
+
+The graphs are interleaved round by round: round ``k`` holds the ``k``-th graph of every
+task that has more than ``k`` (so the first graphs of the file cover every task) and,
+being the ``k``-th of the ``K`` graphs of its task, graph ``i`` gets ``n = n_min +
 floor((2k + 1) W / 2K)`` with ``W = n_max - n_min + 1`` (node sizes spread evenly over the
 range: every size gets ``floor(K/W)`` or ``ceil(K/W)`` graphs of each task) and the scenario
 ``perm[k mod len(scenarios)]`` of a per-task seeded permutation of that task's scenarios.
-Its structure is drawn from ``rng(seed, "grit", split, "graph", i, "attempt", a)``; each of
+Its structure is drawn from ``rng(seed, "grit", split, "graph", i, "attempt", a)``, or, for
+its ``r``-th redraw, ``rng(seed, "grit", split, "graph", i, "redraw", r, "attempt", a)``: a
+graph is redrawn when its structure (task, graph, params; the key ``check-overlap`` compares)
+repeats one of an earlier graph of the split, which only tiny graphs (``train``'s n = 4) can
+do; the decision follows graph order, so it does not depend on ``workers``. Each of
 its 8 views (2 forms x 4 namings) is rendered from its own surface seed
 ``rng(seed, "grit", split, "surface", i, form, naming)`` and certified through the
 independent reader before it is written. BFS reference orders are recomputed per view from
 the view's stated neighbour order.
 
-Deviation from the paper: its test split has 2,760 questions, not 360 x 8 = 2,880; we emit
-all 8 views of every graph (2,880), because the paper does not say which 120 were dropped.
+Every graph gives all 8 of its views; the paper's 2,760 test questions are 345 graphs x 8.
 
 Determinism: the same master seed and arguments give byte-identical files, whatever
 ``workers`` is (results are re-ordered by graph index) and whatever ``PYTHONHASHSEED`` is.
@@ -71,14 +86,14 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from closurebench import __version__
-from closurebench.errors import ConfigError
+from closurebench.errors import ConfigError, SamplingError
 from closurebench.generate.io import canonical_json, clean, write_jsonl
 from closurebench.schema import GritInstance, Suite
 from closurebench.seeding import derive_seed, rng
@@ -94,12 +109,14 @@ from closurebench.tasks.grit.base import (
 
 __all__ = [
     "DENSITY_NOTE",
+    "LAYOUTS",
     "SPLITS",
     "STAGES",
     "GraphJob",
     "GraphResult",
     "GritConfig",
     "SplitSpec",
+    "apportion",
     "canonical_json",
     "density_stats",
     "generate_graph",
@@ -112,6 +129,13 @@ __all__ = [
 #: Stages timed per graph (seconds), reported by the benchmark.
 STAGES: tuple[str, ...] = ("sample", "solve", "verify", "render", "certify")
 
+#: Per-task layouts: ``paper`` (each task's graphs as in the paper; the default) and
+#: ``even`` (every task the same number of graphs).
+LAYOUTS: tuple[str, ...] = ("paper", "even")
+
+#: Redraws of a graph whose structure repeats an earlier graph's before giving up.
+_REDRAWS = 100
+
 
 @dataclass(frozen=True)
 class SplitSpec:
@@ -120,10 +144,12 @@ class SplitSpec:
     Attributes:
         name: Split name.
         n_min, n_max: Inclusive node-count range.
-        graphs: Number of base graphs (each yields 8 questions).
+        graphs: Number of base graphs in the ``even`` layout (each yields 8 questions).
         scenarios: ``"in_distribution"`` or ``"ood"`` (which scenario set to draw from).
         density: Default ``(lo, hi)`` range of the Erdős–Rényi ``p``.
         directed_share: Default probability that a shortest-path graph is directed.
+        paper_task_graphs: ``(task, graphs)`` of the tasks whose graph count in the
+            ``paper`` layout differs from the even share ``graphs / 6``.
     """
 
     name: str
@@ -133,11 +159,33 @@ class SplitSpec:
     scenarios: str
     density: tuple[float, float] = DEFAULT_DENSITY
     directed_share: float = DEFAULT_DIRECTED_SHARE
+    paper_task_graphs: tuple[tuple[str, int], ...] = ()
+
+    def task_graphs(self, layout: str = "paper") -> dict[str, int]:
+        """Base graphs per task (all six, registry order) in ``layout``.
+
+        Example:
+            >>> SPLITS["test"].task_graphs()["vertex_cover"], SPLITS["test"].task_graphs()["tsp"]
+            (45, 60)
+            >>> sum(SPLITS["test"].task_graphs("even").values())
+            360
+        """
+        if layout not in LAYOUTS:
+            raise ConfigError(f"layout {layout!r} is unknown; choose one of {', '.join(LAYOUTS)}")
+        even = self.graphs // len(GRIT_TASKS)
+        override = dict(self.paper_task_graphs) if layout == "paper" else {}
+        return {t: override.get(t, even) for t in GRIT_TASKS}
+
+    def layout_graphs(self, layout: str = "paper") -> int:
+        """Base graphs of the whole split in ``layout`` (``test``: 345 paper, 360 even)."""
+        return sum(self.task_graphs(layout).values())
 
 
 SPLITS: dict[str, SplitSpec] = {
     "train": SplitSpec("train", 4, 40, 2160, "in_distribution"),
-    "test": SplitSpec("test", 10, 40, 360, "in_distribution", APP_H_DENSITY, 0.0),
+    "test": SplitSpec(
+        "test", 10, 40, 360, "in_distribution", APP_H_DENSITY, 0.0, (("vertex_cover", 45),)
+    ),
     "large": SplitSpec("large", 40, 60, 120, "in_distribution"),
     "ood": SplitSpec("ood", 10, 40, 180, "ood", APP_H_DENSITY, 0.0),
 }
@@ -161,7 +209,8 @@ class GritConfig:
     Attributes:
         split: One of :data:`SPLITS`.
         seed: Master seed.
-        count: Number of base graphs (default: the split's); each gives 8 records.
+        count: Number of base graphs (default: the split's in ``layout``); each gives 8
+            records. Apportioned over ``tasks`` by the layout's per-task graphs.
         tasks: Subset of task names (default: all six, in registry order).
         n_min, n_max: Override the split's node range (inclusive).
         density_min, density_max: Override the ends of the split's Erdős–Rényi edge
@@ -172,6 +221,8 @@ class GritConfig:
         time_limit: Seconds per exact solve (and its cross-check) before a graph is
             resampled.
         workers: Processes (1 = in-process); does not change the output.
+        layout: ``paper`` (each task's share as in the paper: test has 45 vertex-cover
+            graphs, 60 of every other task) or ``even`` (the same for every task).
     """
 
     split: str = "test"
@@ -185,10 +236,16 @@ class GritConfig:
     directed_share: float | None = None
     time_limit: float = DEFAULT_TIME_LIMIT
     workers: int = 1
+    layout: str = "paper"
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise ConfigError(f"split {self.split!r} is unknown; choose one of {list(SPLITS)}")
+        if self.layout not in LAYOUTS:
+            raise ConfigError(
+                f"layout={self.layout!r} is unknown; choose one of {', '.join(LAYOUTS)} "
+                "(paper: each task's graphs as in the paper; even: the same for every task)"
+            )
         if self.tasks is not None:
             tasks = tuple(self.tasks)
             bad = [t for t in tasks if t not in GRIT_TASKS]
@@ -275,7 +332,21 @@ class GritConfig:
     @property
     def graphs(self) -> int:
         """Effective number of base graphs."""
-        return self.spec.graphs if self.count is None else int(self.count)
+        return self.spec.layout_graphs(self.layout) if self.count is None else int(self.count)
+
+    def task_graphs(self) -> dict[str, int]:
+        """Base graphs per chosen task: :attr:`graphs` apportioned by the layout's shares.
+
+        Example:
+            >>> GritConfig(split="test").task_graphs()["vertex_cover"]
+            45
+            >>> GritConfig(split="test", layout="even").task_graphs()["vertex_cover"]
+            60
+            >>> list(GritConfig(split="test", count=7).task_graphs().values())
+            [2, 1, 1, 1, 1, 1]
+        """
+        shares = self.spec.task_graphs(self.layout)
+        return apportion(self.graphs, {t: shares[t] for t in self.task_names})
 
     def arguments(self) -> dict[str, Any]:
         """The output-determining arguments recorded in the manifest (not ``workers``)."""
@@ -288,6 +359,31 @@ class GritConfig:
         d["count"] = self.graphs
         d["n_min"], d["n_max"] = self.n_range
         return d
+
+
+def apportion(total: int, weights: dict[str, int]) -> dict[str, int]:
+    """Split ``total`` over the keys of ``weights`` in proportion (largest remainder).
+
+    Each key gets ``floor(total * w / W)``; what is left goes one each to the largest
+    remainders, ties to the earlier key. Equal weights give the round robin (the first
+    ``total mod len`` keys one more).
+
+    Example:
+        >>> apportion(345, {"a": 60, "b": 45, "c": 60, "d": 60, "e": 60, "f": 60})["b"]
+        45
+        >>> apportion(7, {"a": 1, "b": 1, "c": 1})
+        {'a': 3, 'b': 2, 'c': 2}
+    """
+    whole = sum(weights.values())
+    if whole <= 0:
+        raise ConfigError(f"weights {weights!r} must have a positive sum")
+    floors = {k: total * w // whole for k, w in weights.items()}
+    left = total - sum(floors.values())
+    keys = list(weights)
+    order = sorted(keys, key=lambda k: (-(total * weights[k] % whole), keys.index(k)))
+    for k in order[:left]:
+        floors[k] += 1
+    return floors
 
 
 @dataclass(frozen=True)
@@ -303,6 +399,7 @@ class GraphJob:
     density: tuple[float, float]
     time_limit: float
     directed_share: float = DEFAULT_DIRECTED_SHARE
+    redraw: int = 0
 
     @property
     def graph_id(self) -> str:
@@ -318,8 +415,10 @@ class GraphResult:
         index: The graph's index in the split.
         records: Its 8 records (empty in the summaries :func:`generate_records` returns).
         timings: Seconds per stage (:data:`STAGES`).
-        attempts: Draws it took (1 = the first draw was kept).
+        attempts: Draws it took (1 = the first draw was kept), redraws included.
         timeouts: How many of the rejected draws a solver timeout rejected.
+        redraws: How many times it was redrawn because its structure repeated an
+            earlier graph's.
     """
 
     index: int
@@ -327,6 +426,7 @@ class GraphResult:
     timings: dict[str, float] = field(default_factory=dict)
     attempts: int = 1
     timeouts: int = 0
+    redraws: int = 0
 
 
 def plan(config: GritConfig) -> list[GraphJob]:
@@ -340,11 +440,12 @@ def plan(config: GritConfig) -> list[GraphJob]:
         ids = [s.id for s in for_task(t, scenario_set)]
         order = rng(config.seed, "grit", config.split, "scenarios", t).permutation(len(ids))
         perms[t] = [ids[int(i)] for i in order]
-    per_task = Counter(tasks[i % len(tasks)] for i in range(config.graphs))
+    per_task = config.task_graphs()
+    rounds = [
+        (task, k) for k in range(max(per_task.values())) for task in tasks if k < per_task[task]
+    ]
     jobs = []
-    for i in range(config.graphs):
-        task = tasks[i % len(tasks)]
-        k = i // len(tasks)
+    for i, (task, k) in enumerate(rounds):
         # Evenly spread: each n in the range gets floor or ceil of K / width graphs of the
         # task, and both ends are reached whenever K >= width or K is large enough.
         n = lo + ((2 * k + 1) * width) // (2 * per_task[task])
@@ -386,10 +487,11 @@ def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -
             done = f"; {timeouts} timeout{plural}" if timeouts else ""
             status(f"{label}: attempt {attempt}, {step}{done}")
 
+    redraw = ("redraw", job.redraw) if job.redraw else ()
     inst = sample_solved(
         task,
         job.seed,
-        ("grit", job.split, "graph", job.index),
+        ("grit", job.split, "graph", job.index, *redraw),
         n=job.n,
         density=job.density,
         directed_share=job.directed_share,
@@ -458,8 +560,7 @@ def iter_results(
     """
     jobs = plan(config)
     if config.workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            yield generate_graph(job, status)
+        yield from distinct(((job, generate_graph(job, status)) for job in jobs), status)
         return
     if status is not None:
         status(f"{len(jobs)} graphs on {config.workers} worker processes")
@@ -468,7 +569,40 @@ def iter_results(
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else None)
     with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
         # map() yields in submission order, so the output does not depend on scheduling.
-        yield from pool.map(generate_graph, jobs, chunksize=1)
+        results = pool.map(generate_graph, jobs, chunksize=1)
+        yield from distinct(zip(jobs, results, strict=True), status)
+
+
+def distinct(
+    results: Iterable[tuple[GraphJob, GraphResult]],
+    status: Callable[[str], None] | None = None,
+) -> Iterator[GraphResult]:
+    """Yield the results in order, redrawing any graph whose structure an earlier one has.
+
+    A repeated graph is made again, in this process, with ``redraw`` 1, 2, ... until
+    its structure key is new; its attempts count the rejected draws. The decisions
+    follow graph order, so one process and many give the same graphs.
+
+    Raises:
+        SamplingError: when :data:`_REDRAWS` redraws all repeat an earlier structure.
+    """
+    seen: set[str] = set()
+    for job, res in results:
+        attempts, timeouts = res.attempts, res.timeouts
+        redraw = job.redraw
+        while res.records[0].structure_key in seen:
+            redraw += 1
+            if redraw > _REDRAWS:
+                raise SamplingError(
+                    f"{job.graph_id} ({job.task}, n={job.n}): {_REDRAWS} redraws all repeat "
+                    "the structure of an earlier graph of the split; raise --n-min or lower "
+                    "--count"
+                )
+            res = generate_graph(replace(job, redraw=redraw), status)
+            attempts, timeouts = attempts + res.attempts, timeouts + res.timeouts
+        seen.add(res.records[0].structure_key)
+        res.attempts, res.timeouts, res.redraws = attempts, timeouts, redraw - job.redraw
+        yield res
 
 
 def generate_records(
@@ -487,7 +621,9 @@ def generate_records(
     results: list[GraphResult] = []
     for res in iter_results(config, status):
         records.extend(res.records)
-        results.append(GraphResult(res.index, [], res.timings, res.attempts, res.timeouts))
+        results.append(
+            GraphResult(res.index, [], res.timings, res.attempts, res.timeouts, res.redraws)
+        )
         if progress is not None:
             progress(res)
     return records, results
@@ -541,13 +677,17 @@ def manifest(
     density statements and which one the presets follow).
 
     With the per-graph ``results`` it also records the resampling: ``resamples.draws``
-    (rejected draws in all) and ``resamples.timeouts`` (those rejected because a solver
-    passed ``arguments.time_limit``: only these make the file depend on time).
+    (rejected draws in all), ``resamples.timeouts`` (those rejected because a solver
+    passed ``arguments.time_limit``: only these make the file depend on time) and
+    ``resamples.repeats`` (graphs redrawn because their structure repeated an earlier
+    graph's; the split holds no structure twice). It records ``layout`` and
+    ``task_graphs`` (base graphs per task).
     """
     resamples = {
         "draws": sum(r.attempts - 1 for r in results),
         "timeouts": sum(r.timeouts for r in results),
         "graphs_with_timeouts": sum(r.timeouts > 0 for r in results),
+        "repeats": sum(r.redraws for r in results),
     }
     return {
         "resamples": resamples,
@@ -562,12 +702,23 @@ def manifest(
             key: dict(sorted(Counter(str(getattr(r, key)) for r in records).items()))
             for key in ("split", "task", "form", "naming", "scenario")
         },
+        "layout": config.layout,
+        "task_graphs": config.task_graphs(),
         "density_stats": density_stats(records),
         "density_note": DENSITY_NOTE,
-        "deviations": [
-            "all 8 views of every graph are emitted (test: 2,880 questions, paper 2,760)"
-        ],
+        "deviations": _deviations(config),
     }
+
+
+def _deviations(config: GritConfig) -> list[str]:
+    """How ``config`` departs from the paper's layout of its split (none by default)."""
+    paper = config.spec.layout_graphs("paper")
+    if config.layout == "paper" or config.spec.layout_graphs("even") == paper:
+        return []
+    return [
+        f"even layout: every task has the same number of graphs ({config.split}: "
+        f"{config.spec.layout_graphs('even') * 8:,} questions at full size, paper {paper * 8:,})"
+    ]
 
 
 def write_split(

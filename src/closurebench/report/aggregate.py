@@ -696,7 +696,7 @@ def program_stats(records: Sequence[dict[str, Any]]) -> ProgramStats:
         >>> recs = [{"outcome": "strict_correct", "extra": {"exec_outcome": "ok"}},
         ...         {"outcome": "wrong", "extra": {"exec_outcome": "ok",
         ...          "error_class": "graph_reading", "exec_seconds": 0.2}},
-        ...         {"outcome": "wrong", "extra": {"exec_outcome": "timeout",
+        ...         {"outcome": "no_answer", "extra": {"exec_outcome": "timeout",
         ...          "error_class": "execution"}}]
         >>> st = program_stats(recs)
         >>> st.executed, st.wrong, st.classes["graph_reading"], st.failures

@@ -4,8 +4,8 @@ An agent-mode result (the model writes ``<graph>`` tool calls, GRAIN §4.2) carr
 ``extra``: ``structure`` — :meth:`~closurebench.scoring.structure.StructureScore.to_json`
 of the *last* graph the model submitted, or null when it never called the tool —
 ``rounds`` (model calls), ``tool_calls`` and ``agent_outcome`` (how the episode ended:
-``answered``, ``no_answer``, ``max_rounds``, ``invalid_call``, ...). A result is an agent
-result when its ``extra`` has one of those keys (:func:`is_agent_result`); every table
+``answered``, ``no_answer``, ``max_rounds``, ``truncated``, ``token_limit``, ...). A result
+is an agent result when its ``extra`` has one of those keys (:func:`is_agent_result`); every table
 here is over the agent results of a run, one row per run that has any (runs without
 are left out), and :func:`grain_tables` returns none when no run has any.
 
@@ -21,7 +21,8 @@ are left out), and :func:`grain_tables` returns none when no run has any.
 * :func:`grain_efficiency_table` (the rounds/tokens/latency comparison of GRAIN Table 4):
   rounds and tool calls per episode, completion tokens and latency per answer (mean and
   p90), and accuracy.
-* :func:`grain_episode_table`: how episodes ended (share per ``agent_outcome``).
+* :func:`grain_episode_table`: how episodes ended (share per ``agent_outcome``), and how
+  many a token limit cut (:data:`CUT_OUTCOMES`).
 
 Accuracy per task, per naming scheme and per form of an agent run is already in the GRIT
 tables every run gets (:func:`~closurebench.report.tables.grit_task_table`,
@@ -89,7 +90,17 @@ __all__ = [
 AGENT_EXTRA_KEYS: tuple[str, ...] = ("structure", "tool_calls", "agent_outcome")
 
 #: Known episode ends, in table order (others follow alphabetically).
-AGENT_OUTCOME_ORDER: tuple[str, ...] = ("answered", "no_answer", "max_rounds", "invalid_call")
+AGENT_OUTCOME_ORDER: tuple[str, ...] = (
+    "answered",
+    "no_answer",
+    "max_rounds",
+    "truncated",
+    "token_limit",
+    "invalid_call",
+)
+
+#: Episode ends that a token limit cut (a call cut mid-reply, or the episode budget spent).
+CUT_OUTCOMES: frozenset[str] = frozenset({"truncated", "token_limit"})
 
 #: Column headers of the decomposition classes (GRAIN Table 19's wording).
 STRUCTURE_HEADERS: dict[str, str] = {
@@ -352,16 +363,20 @@ def grain_episode_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     rows = []
     for run, recs in pairs:
         got = [outcome(r) for r in recs]
-        rows.append(
-            [run.label, *(_num(100.0 * got.count(o) / len(got), 1) for o in present), str(len(got))]
-        )
+        cut = sum(1 for o in got if o in CUT_OUTCOMES)
+        shares = (_num(100.0 * got.count(o) / len(got), 1) for o in present)
+        rows.append([run.label, *shares, str(cut), str(len(got))])
     return Table(
         _key(suite, "episodes"),
         _title(suite, "how episodes ended", "agent outcomes"),
-        "Share of agent episodes (%) by how they ended: answered (an <answer> was given), "
-        "no answer, the round limit reached (max rounds), an invalid tool call ending the "
-        "episode; unknown when the result does not say. Rows sum to 100 up to rounding.",
-        ["Run", *(o.replace("_", " ").capitalize() for o in present), "N"],
+        "Share of agent episodes (%) by how they ended: answered (a final answer was "
+        "given: an <answer> tag, a bare \\boxed{} or a final 'Answer:' line), no answer, "
+        "the round limit reached (max rounds), a call cut by its token limit (truncated), "
+        "the episode's token budget spent (token limit), an invalid tool call ending the "
+        "episode; unknown when the result does not say. Rows sum to 100 up to rounding. "
+        "Cut: the number of episodes a token limit ended (truncated or token limit); "
+        "raise --agent-max-tokens when it is not 0.",
+        ["Run", *(o.replace("_", " ").capitalize() for o in present), "Cut", "N"],
         rows,
     )
 

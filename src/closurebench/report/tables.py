@@ -661,7 +661,9 @@ def program_table(runs: Sequence[Run], suite: str = "closure") -> Table:
         f"{name}: program synthesis (§4.5, Table 6)",
         "Executed: programs that ran to their end in the sandbox, of all program-mode "
         "responses (the paper: 1,295/1,300). Accuracy: lenient (%), an execution failure "
-        "counting as wrong. Wrong answers by class (§4.5; the paper: 82% / 11% / 7%): "
+        "counting as not correct (in the outcome table it is No ans., as in the paper's "
+        "Table 11). Wrong: responses not correct, whatever their outcome (the paper's 74 "
+        "held-out errors). Wrong answers by class (§4.5; the paper: 82% / 11% / 7%): "
         "graph reading (the program's graph differs from the question's), logic (graph "
         "right, answer wrong), execution (no program, or it did not run to its end). "
         "Failures: execution outcomes. Tokens: completion tokens per answer and per "

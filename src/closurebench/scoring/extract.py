@@ -3,8 +3,15 @@ r"""Answer extraction from untrusted model text.
 Two answer forms exist:
 
 * **JSON** (ClosureBench, paper Appendix I): the whole text as a JSON object with
-  ``"answer"`` (a Markdown code fence around it is allowed), else the last
-  ``{"answer": ...}`` object embedded in longer text. A bare JSON value as the whole reply
+  ``"answer"`` (a Markdown code fence around it is allowed), else the single
+  ``{"answer": ...}`` object embedded in longer text. The whole-text object is the answer
+  whatever it nests (``{"answer": {"answer": 1}}`` answers ``{"answer": 1}``); only in
+  longer text are objects counted. Several embedded answer objects with different values
+  (two fenced objects, an object in prose and another in a fence) are a ``format_error``
+  (reason :data:`SEVERAL`): the paper tolerates "a single ``{"answer": ...}`` object
+  embedded in a longer string" and nothing else. The same object repeated (equal values)
+  counts once; an object nested in another is part of it, not a second one; objects
+  without ``"answer"`` do not count. A bare JSON value as the whole reply
   (``3``, ``true``, ``["a"]``, ``"Alice"``) is a ``format_error``: the paper asks for an
   object whose required field is ``answer``, and accepts nothing else. (An
   already-extracted answer, as ``score_answer`` of :mod:`closurebench.dataset` receives, is
@@ -15,7 +22,9 @@ Two answer forms exist:
   possible (an object with ``"answer"`` yields that field; any other JSON value, including
   an object such as a colouring ``{name: colour}``, is the value), else as a number, a list
   of names (separated by ``->``/``→``, or by commas/semicolons/new lines), or one bare
-  string. ``\boxed{}`` inside a block and ``\text{…}`` wrappers are unwrapped.
+  string. ``\boxed{}`` inside a block and ``\text{…}`` wrappers are unwrapped. With no
+  block and no ``\boxed{}``, the JSON form applies, except that a bare value is the
+  answer and, as with blocks, the last embedded answer object wins.
 
 :func:`extract_answer` never raises: malformed text is an outcome (``status``). Numbers
 that no result file can hold are malformed too: ``NaN``/``Infinity``, a float that
@@ -43,10 +52,10 @@ Statuses:
     ``ok``: a value was found.
     ``format_error``: something answer-like is there but unusable: malformed JSON (an
     object that does not parse, an unclosed ``{`` at the end of the text), an object
-    without ``"answer"``, an empty or unbalanced answer block / ``\boxed{``, and — in
-    JSON mode — a bare JSON value, an answer block or ``\boxed`` instead of the required
-    JSON object. (GRIT mode, which falls back to JSON when there is no block, reads a
-    bare JSON value as the answer.)
+    without ``"answer"``, several different embedded answer objects, an empty or
+    unbalanced answer block / ``\boxed{``, and — in JSON mode — a bare JSON value, an
+    answer block or ``\boxed`` instead of the required JSON object. (GRIT mode, which
+    falls back to JSON when there is no block, reads a bare JSON value as the answer.)
     ``no_answer``: nothing answer-like at all: empty text, a refusal, reasoning that was
     cut off before any answer (braces of closed math like ``{B, C}`` in prose do not count
     as an answer attempt).
@@ -56,6 +65,9 @@ Example:
     Extracted(status=<ExtractStatus.OK: 'ok'>, value=[1, 2])
     >>> extract_answer('I think... so {"answer": true} is it.').value
     True
+    >>> got = extract_answer('{"answer": 1}, no: {"answer": 2}')
+    >>> got.status.value, got.reason == SEVERAL
+    ('format_error', True)
     >>> extract_answer('{"answer": [1, 2}').status.value
     'format_error'
     >>> extract_answer('').status.value
@@ -124,6 +136,8 @@ TOO_DEEP = f"the answer nests lists or objects deeper than {MAX_DEPTH} levels"
 UNHOLDABLE = (
     f"the answer holds a number no result file can hold, or nests deeper than {MAX_DEPTH} levels"
 )
+#: Why a reply with several different embedded answer objects is not read (JSON mode).
+SEVERAL = 'several different {"answer": ...} objects in the reply; the answer must be a single one'
 #: Why a reply whose embedded candidates exhaust the scan budget is not read.
 TOO_TANGLED = "too many malformed JSON objects to read them all"
 
@@ -433,6 +447,26 @@ def _fence_body(text: str) -> str | None:
     return text[begin : len(text) - 3].strip()
 
 
+def _distinct_answers(objects: list[Any]) -> list[Any]:
+    """The ``"answer"`` values of the embedded answer objects, repeats of one value once.
+
+    Two values are one when their canonical JSON text is equal (so ``1`` and ``true``, or
+    ``1`` and ``1.0``, are two). Linear: each object is written once, and the objects are
+    disjoint pieces of the reply.
+
+    Example:
+        >>> _distinct_answers([{"answer": 1}, {"x": 2}, {"answer": 1}, {"answer": True}])
+        [1, True]
+    """
+    seen: dict[str, Any] = {}
+    for obj in objects:
+        if isinstance(obj, dict) and "answer" in obj:
+            key = json.dumps(obj["answer"], sort_keys=True)
+            seen.pop(key, None)  # re-insert: the order is that of the last occurrences
+            seen[key] = obj["answer"]
+    return list(seen.values())
+
+
 def _json_form(stripped: str, *, bare: bool) -> Extracted:
     """The JSON answer form; ``bare``: a whole-text bare JSON value is the answer (GRIT)."""
     fenced = None if bare else _fence_body(stripped)
@@ -454,9 +488,11 @@ def _json_form(stripped: str, *, bare: bool) -> Extracted:
     objects, broken, exhausted = _embedded_objects(stripped)
     if exhausted:
         return Extracted(ExtractStatus.FORMAT_ERROR, reason=TOO_TANGLED)
-    with_answer = [o for o in objects if isinstance(o, dict) and "answer" in o]
-    if with_answer:
-        return Extracted(ExtractStatus.OK, with_answer[-1]["answer"])
+    answers = _distinct_answers(objects)
+    if len(answers) > 1 and not bare:
+        return Extracted(ExtractStatus.FORMAT_ERROR, reason=SEVERAL)
+    if answers:
+        return Extracted(ExtractStatus.OK, answers[-1])
     if objects and not broken and not _ANSWER_KEY.search(stripped):
         return Extracted(ExtractStatus.FORMAT_ERROR, reason=NO_FIELD)
     if objects or broken or _ANSWER_KEY.search(stripped):

@@ -11,7 +11,9 @@ the category's task wrote at generation time):
    float: ``|p − r| ≤ ε = 1e-2`` (no lenient clause). set: ``S_p = S_r`` correct; lenient
    and ``a = set`` (``c ∈ C_set_ambig``) and ``S_p △ S_r = {source}`` correct, where the
    source is one anchor node of the question (``sources``: the labels of ``X``/``Y``).
-   string: ``Trim(p) = Trim(r)``. compound: recurse over ``keys(r)``, any failure → wrong.
+   string: ``Trim(p) = Trim(r)``. compound: recurse over ``keys(r)``, any failure → wrong
+   (line 27: a member's own format error, a missing member included, is a failure, so
+   the compound answer is *wrong*, not a format error).
 3. Strict mode ignores the ambiguity class.
 
 ``lenient`` is the paper's rule, literally (``spec/closurebench.md``, Conventions), and
@@ -37,13 +39,18 @@ paper's text motivates (source inclusion) rather than the one its algorithm stat
 Every mode keeps the paper's promise that the relaxation "never accepts a value that is
 more than one element away from the strict reference".
 
-Types (line 1): integer: a JSON number with an integral value (``4.0`` is 4; ``4.5``
-violates the type); float: any finite number; booleans are never numbers; set: a JSON
-array of strings/integers (integers allowed for numeric labels; duplicates collapse under
-``Set``); string: a string or an integer (numeric labels); compound: an object holding
-every key of ``r`` with members of their own types (a missing key or a mistyped member is
-a schema violation → format error; extra keys are ignored, as Algorithm 1 iterates over
-``keys(r)`` only).
+Types (line 1), read literally as JSON value types: integer: a JSON number with an
+integral value (``4.0`` is 4; ``4.5`` violates the type); float: any finite number;
+booleans are never numbers; set: a JSON array of strings (duplicates collapse under
+``Set``; an integer element violates the type: node labels are strings, and no label
+pool has numeric labels); string: a JSON string (an integer given for a name violates
+the type → format error); compound: a JSON object. A compound's members are checked by
+the recursion of line 27, not by line 1: a missing member is ``p_k = None`` (line 1 of the
+recursion) and a mistyped one violates its own type; either is a failure, so the answer
+is *wrong*. Extra keys are ignored, as Algorithm 1 iterates over ``keys(r)`` only.
+
+Set elements are compared as given (``Set(p)``, line 16): ``Trim`` is the string branch's
+(line 23) and is not applied inside sets, so ``" a"`` is not the label ``"a"``.
 
 Example:
     >>> [match_answer(p, 3, "integer", Ambiguity.COUNT, "lenient").value for p in (2, 4, 5)]
@@ -71,7 +78,6 @@ from typing import Any, Final
 
 from closurebench.errors import ConfigError
 from closurebench.schema.enums import Ambiguity, Match, ResultType, ScoringMode
-from closurebench.scoring.extract import holdable
 
 __all__ = [
     "FLOAT_TOLERANCE",
@@ -149,28 +155,30 @@ def _within(p: int | float, r: int | float, eps: float) -> bool:
 
 
 def _label(value: Any) -> bool:
-    """A string, or an integer that can be printed (a numeric label; not a boolean)."""
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, str) or (isinstance(value, int) and holdable(value))
+    """A JSON string (a node label; an integer or a boolean is not one)."""
+    return isinstance(value, str)
 
 
 def _labels(values: Any) -> set[str]:
-    return {str(v).strip() for v in values}
+    """``Set(p)`` of Algorithm 1 (line 16): the distinct labels, as given (no trimming)."""
+    return {str(v) for v in values}
 
 
 def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
     """Whether ``value`` has the JSON value type ``result_type`` asks for (line 1).
 
-    ``reference`` is needed for ``compound`` only (its keys and member types).
+    ``reference`` is needed for ``compound`` only (it must be an object too). A
+    compound's members are not checked here: line 27 recurses into them.
 
     Example:
         >>> type_ok("integer", 4.0), type_ok("integer", 4.5), type_ok("integer", True)
         (True, False, False)
-        >>> type_ok("set", ["a", 2]), type_ok("set", {"a": 1}), type_ok("set", "a, b")
+        >>> type_ok("set", ["a", "b"]), type_ok("set", ["a", 2]), type_ok("set", "a, b")
         (True, False, False)
+        >>> type_ok("string", "a"), type_ok("string", 7)
+        (True, False)
         >>> type_ok("compound", {"degree": 1}, {"degree": 1, "reachable": True})
-        False
+        True
     """
     if value is None:
         return False
@@ -185,11 +193,7 @@ def type_ok(result_type: str, value: Any, reference: Any = None) -> bool:
     if result_type == ResultType.STRING:
         return _label(value)
     if result_type == ResultType.COMPOUND:
-        if not isinstance(value, Mapping) or not isinstance(reference, Mapping):
-            return False
-        return all(
-            k in value and type_ok(infer_result_type(r), value[k], r) for k, r in reference.items()
-        )
+        return isinstance(value, Mapping) and isinstance(reference, Mapping)
     return False
 
 
@@ -312,11 +316,11 @@ def match_answer(
         return _match_set(predicted, reference, tolerant, directional, alt, sources)
     if result_type == ResultType.STRING:
         return Match.CORRECT if str(predicted).strip() == str(reference).strip() else Match.WRONG
-    if result_type == ResultType.COMPOUND:
+    if result_type == ResultType.COMPOUND:  # line 27: any failure => WrongAnswer
         for key, ref in reference.items():
             sub_alt = alt.get(key) if isinstance(alt, Mapping) else None
             got = match_answer(
-                predicted[key],
+                predicted.get(key),  # a missing member is None: a format error, a failure
                 ref,
                 infer_result_type(ref),
                 ambiguity,

@@ -3,9 +3,14 @@
 GRAIN (paper §4.3, Tables 6 and 19; ``spec/grit.md``, "Rewards and metrics") scores the
 intermediate ``<graph>`` of an agent episode against the true graph of the instance:
 
-* **names** are aligned through the view's name map: every node name of the model's graph
-  is resolved with :func:`closurebench.tasks.grit.resolve_name` (display names, aliases,
-  numeric names; exact first, then case- and whitespace-insensitive when unambiguous).
+* **names** are aligned through the view's name map (display names and aliases, numeric
+  names read as their digits). For ``s_inv`` the alignment is exact: a name resolves only
+  when the view writes it so (:class:`~closurebench.tasks.grit.answers.NameResolver` with
+  ``exact=True``; ``"elm"`` is not the node ``"Elm"``). ``s_inv_casefold`` is the same
+  Jaccard index with the looser alignment of :func:`closurebench.tasks.grit.resolve_name`
+  (exact first, then case- and whitespace-insensitive when unambiguous), which the other
+  metrics (node-F1, edge-F1, *exact*, the decomposition) use as well: they diagnose how
+  well the graph was recovered, where a miscased name is a reading of the right node.
   Two names of one node (a name and its alias) are that one node. A name that resolves
   to nothing (a renamed or invented node) is a node of its own that matches nothing.
 * **edges** become canonical tuples ``(source, target, weight)`` in node ids. When the
@@ -18,7 +23,8 @@ intermediate ``<graph>`` of an agent episode against the true graph of the insta
   weight is missing (a weight mismatch on each edge).
 * **metrics**: node-F1 over node ids (the true node set is all ``n`` nodes, isolated ones
   included), edge-F1 over the canonical (weighted) tuples, ``s_inv`` = the Jaccard index
-  ``|A∩B| / |A∪B|`` of those tuples (1.0 when both are empty), and *exact* = equal node
+  ``|A∩B| / |A∪B|`` of those tuples under exact name alignment (1.0 when both are empty),
+  ``s_inv_casefold`` = that index under the loose alignment, and *exact* = equal node
   sets and equal weighted edge sets.
 * **decomposition** (Table 19), first that applies: ``parse_failure`` (no graph parsed),
   ``exact``, ``node_mismatch`` (the resolved node sets differ: an unknown name, a missing
@@ -43,8 +49,10 @@ Example:
     >>> g = NS(directed=False, weighted=True, nodes=("Oak", "Big Elm", "Ash"),
     ...        edges=(("Big Elm", "Oak", 4.0), ("ash", "Elm", 2.0)))
     >>> s = score_structure(rec, g)
-    >>> s.cls, s.exact, s.s_inv, s.node_f1
+    >>> s.cls, s.exact, s.s_inv_casefold, s.node_f1
     ('exact', True, 1.0, 1.0)
+    >>> s.s_inv  # "ash" is not a name of the view: that edge matches nothing
+    0.3333333333333333
     >>> bad = NS(directed=False, weighted=True, nodes=("Oak", "Elm", "Ash"),
     ...          edges=(("Oak", "Elm", 5.0), ("Elm", "Ash", 2.0)))
     >>> s = score_structure(rec, bad)
@@ -131,7 +139,8 @@ class StructureScore:
         node_f1: F1 of the resolved node set against the ``n`` true nodes.
         edge_f1: F1 of the canonical weighted edge tuples.
         exact: Node sets and weighted edge sets are equal.
-        s_inv: Jaccard index of the canonical weighted edge tuples (GRAIN's ``s_inv``).
+        s_inv: Jaccard index of the canonical weighted edge tuples, names aligned
+            exactly through the view's name map (GRAIN's ``s_inv``).
         cls: The decomposition class, one of :data:`STRUCTURE_CLASSES`.
         true_nodes: Nodes of the true graph (``n``).
         model_nodes: Distinct nodes of the model's graph after name resolution.
@@ -143,6 +152,9 @@ class StructureScore:
         extra_edges: Model node pairs that are no true edge (any weight).
         missing_edges: True node pairs the model's graph lacks.
         weight_errors: Pairs present in both whose model weight differs from the true one.
+        s_inv_casefold: ``s_inv`` with case- and whitespace-insensitive name alignment
+            (what ``s_inv`` was before it aligned names exactly); ``None`` in a score read
+            from a record written before the field existed.
     """
 
     node_f1: float
@@ -160,6 +172,7 @@ class StructureScore:
     extra_edges: int = 0
     missing_edges: int = 0
     weight_errors: int = 0
+    s_inv_casefold: float | None = None
 
     def __post_init__(self) -> None:
         if self.cls not in STRUCTURE_CLASSES:
@@ -200,6 +213,11 @@ class StructureScore:
             elif f.name in ("node_f1", "edge_f1", "s_inv"):
                 ok = isinstance(value, int | float) and not isinstance(value, bool)
                 value = float(value) if ok else value
+            elif f.name == "s_inv_casefold":
+                ok = value is None or (
+                    isinstance(value, int | float) and not isinstance(value, bool)
+                )
+                value = float(value) if ok and value is not None else value
             else:
                 ok = isinstance(value, int) and not isinstance(value, bool)
             if not ok:
@@ -278,6 +296,47 @@ def _weight_equal(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=WEIGHT_TOLERANCE, abs_tol=WEIGHT_TOLERANCE)
 
 
+def _resolve(
+    graph: SubmittedGraph, truth: _Truth, resolve: NameResolver
+) -> tuple[set[_Node], set[tuple[_Pair, float | None]], set[str]]:
+    """The model graph's nodes, canonical edge tuples and unknown names under ``resolve``."""
+    resolved: dict[str, _Node] = {}
+    unknown: set[str] = set()
+
+    def node(name: str) -> _Node:
+        if name not in resolved:
+            nid = resolve(name)
+            if nid is None:
+                unknown.add(str(name))
+                resolved[name] = str(name)
+            else:
+                resolved[name] = nid
+        return resolved[name]
+
+    model_nodes = {node(x) for x in graph.nodes}
+    use_weights = truth.weighted and bool(graph.weighted)
+    both_ways = truth.directed and not graph.directed
+    model_tuples: set[tuple[_Pair, float | None]] = set()
+    for src, dst, raw in graph.edges:
+        u, v = node(src), node(dst)
+        model_nodes.update((u, v))
+        weight = _as_float(raw) if use_weights else None
+        for a, b in ((u, v), (v, u)) if both_ways and u != v else ((u, v),):
+            pair = truth.pair(a, b)
+            want = truth.edges.get(pair)
+            if weight is not None and want is not None and _weight_equal(weight, want):
+                model_tuples.add((pair, want))  # snap to the true weight: sets compare exactly
+            else:
+                model_tuples.add((pair, weight))
+    return model_nodes, model_tuples, unknown
+
+
+def _jaccard(a: set[Any], b: set[Any]) -> float:
+    """``|a ∩ b| / |a ∪ b|`` (1.0 when both are empty)."""
+    union = len(a | b)
+    return 1.0 if union == 0 else len(a & b) / union
+
+
 def score_structure(
     record: GritInstance | ClosureInstance, graph: SubmittedGraph | None
 ) -> StructureScore:
@@ -317,39 +376,18 @@ def score_structure(
     true_tuples = set(truth.edges.items())
     if graph is None:
         return StructureScore(
-            0.0, 0.0, False, 0.0, "parse_failure", true_nodes=truth.n, true_edges=len(true_tuples)
+            0.0,
+            0.0,
+            False,
+            0.0,
+            "parse_failure",
+            true_nodes=truth.n,
+            true_edges=len(true_tuples),
+            s_inv_casefold=0.0,
         )
 
-    resolved: dict[str, _Node] = {}
-    unknown: set[str] = set()
-
-    resolve = NameResolver(names)
-
-    def node(name: str) -> _Node:
-        if name not in resolved:
-            nid = resolve(name)
-            if nid is None:
-                unknown.add(str(name))
-                resolved[name] = str(name)
-            else:
-                resolved[name] = nid
-        return resolved[name]
-
-    model_nodes = {node(x) for x in graph.nodes}
-    use_weights = truth.weighted and bool(graph.weighted)
-    both_ways = truth.directed and not graph.directed
-    model_tuples: set[tuple[_Pair, float | None]] = set()
-    for src, dst, raw in graph.edges:
-        u, v = node(src), node(dst)
-        model_nodes.update((u, v))
-        weight = _as_float(raw) if use_weights else None
-        for a, b in ((u, v), (v, u)) if both_ways and u != v else ((u, v),):
-            pair = truth.pair(a, b)
-            want = truth.edges.get(pair)
-            if weight is not None and want is not None and _weight_equal(weight, want):
-                model_tuples.add((pair, want))  # snap to the true weight: sets compare exactly
-            else:
-                model_tuples.add((pair, weight))
+    model_nodes, model_tuples, unknown = _resolve(graph, truth, NameResolver(names))
+    _, exact_tuples, _ = _resolve(graph, truth, NameResolver(names, exact=True))
 
     true_nodes = set(range(truth.n))
     matched_nodes = len(model_nodes & true_nodes)
@@ -376,7 +414,7 @@ def score_structure(
         node_f1=_f1(matched_nodes, len(model_nodes), truth.n),
         edge_f1=_f1(matched_edges, len(model_tuples), len(true_tuples)),
         exact=exact,
-        s_inv=1.0 if union == 0 else matched_edges / union,
+        s_inv=_jaccard(exact_tuples, true_tuples),
         cls=cls,
         true_nodes=truth.n,
         model_nodes=len(model_nodes),
@@ -388,6 +426,7 @@ def score_structure(
         extra_edges=extra,
         missing_edges=missing,
         weight_errors=weight_errors,
+        s_inv_casefold=1.0 if union == 0 else matched_edges / union,
     )
 
 
@@ -401,8 +440,10 @@ def aggregate_structure(scores: Sequence[StructureScore], no_call: int = 0) -> d
             mean and in the exact rate, and under their own key :data:`NO_CALL`.
 
     Returns:
-        ``{"n", "node_f1", "edge_f1", "s_inv", "exact_rate", "counts", "shares"}``: the
-        means of node-F1, edge-F1 and ``s_inv`` and the exact rate as fractions in [0, 1]
+        ``{"n", "node_f1", "edge_f1", "s_inv", "s_inv_casefold", "exact_rate", "counts",
+        "shares"}``: the means of node-F1, edge-F1, ``s_inv`` and ``s_inv_casefold`` (a
+        score read from an older record, without ``s_inv_casefold``, adds its ``s_inv``:
+        older records aligned names that way) and the exact rate as fractions in [0, 1]
         (nan when ``n`` is 0), the count per class, and the share per class in percent
         (keys: :data:`STRUCTURE_CLASSES` then :data:`NO_CALL`; they sum to 100).
 
@@ -431,6 +472,9 @@ def aggregate_structure(scores: Sequence[StructureScore], no_call: int = 0) -> d
         "node_f1": mean([s.node_f1 for s in scores]),
         "edge_f1": mean([s.edge_f1 for s in scores]),
         "s_inv": mean([s.s_inv for s in scores]),
+        "s_inv_casefold": mean(
+            [s.s_inv if s.s_inv_casefold is None else s.s_inv_casefold for s in scores]
+        ),
         "exact_rate": mean([1.0 for s in scores if s.exact]),
         "counts": counts,
         "shares": {k: (100.0 * v / n if n else math.nan) for k, v in counts.items()},

@@ -2,30 +2,38 @@
 
 The model writes ``<think>…</think>``, then ``<graph>{json}</graph>`` to call the graph
 tool (:mod:`closurebench.tools`); the runtime runs the call and sends back
-``<result>…</result>``; the model may call again or end with ``<answer>…</answer>`` (a
-``\\boxed{}`` inside accepted). The system prompt is Table 12's, verbatim.
+``<result>…</result>``; the model may call again or give its final answer. The system
+prompt is Table 12's, verbatim.
 
 One episode, per instance:
 
 1. each model call is sent with the stop sequences ``</graph>`` and ``</answer>`` (a
    server that refuses ``stop`` gets none: the reply is then cut here, at the first
-   closing tag, and what followed it is dropped and flagged);
+   closing tag, and what followed it is dropped and flagged) and a token limit of the
+   episode's remaining budget (so no call overshoots it);
 2. a reply that ends inside ``<graph>`` (the server stopped at ``</graph>``) is a tool
    call: the tool's answer goes back as the next user message, ``<result>…</result>``
    (the chat form of the paper's in-place continuation, which every chat server
    accepts), and the model is called again;
-3. a reply holding an ``<answer>`` block ends the episode (an unclosed final block, cut
-   at ``</answer>`` or by the token limit, is read too); a reply with neither ends it
-   without an answer;
-4. limits: :data:`MAX_ROUNDS` model calls and :data:`MAX_COMPLETION_TOKENS` generated
-   tokens per episode; reaching one ends the episode (its outcome says which).
+3. any other reply ends the episode, read by :func:`read_turn` (the one rule of what a
+   final answer is): an ``<answer>`` block (an unclosed one, cut at ``</answer>`` or by
+   the token limit, is read too), else — the paper's own final turns, Table 14's
+   ``<think>…</think> Answer: 16`` — a ``\\boxed{…}`` or a final ``Answer: …`` line;
+   ``strict_protocol`` (``--strict-protocol``) accepts the tag only. A reply with none
+   ends the episode without an answer (``truncated`` when the token limit cut it);
+4. limits (:class:`AgentBudget`, CLI ``--agent-max-calls``, ``--agent-max-tokens``,
+   ``--agent-max-result-chars``): :data:`MAX_ROUNDS` model calls and
+   :data:`MAX_COMPLETION_TOKENS` generated tokens per episode (the paper's 12,000-token
+   response length, Table 9); reaching one ends the episode (``max_rounds``,
+   ``token_limit``).
 
 The answer is scored like any answer of the suite: GRIT by the task checkers,
-ClosureBench by Algorithm 1 (the ``<answer>`` block's value, or the ``answer`` field of
-a JSON object in it), in a worker thread (off the event loop). Reading a turn
+ClosureBench by Algorithm 1 (the answer's value, or the ``answer`` field of a JSON
+object in it), in a worker thread (off the event loop). Reading a turn
 (:func:`split_turn`, the ``<graph>`` payload) is one pass over its text. Every result
 records the full trajectory, the rounds, the tool calls (problem type, outcome,
-seconds) and the structure scores of the last graph the model built
+seconds), the final answer's form (``answer_form``: ``"tag"``, ``"boxed"``,
+``"answer_line"`` or null) and the structure scores of the last graph the model built
 (:func:`closurebench.scoring.structure.score_structure`).
 
 Example:
@@ -38,11 +46,13 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal
 
+from closurebench.errors import ConfigError
 from closurebench.evaluate.modes.base import AnyInstance, CompleteFn, Message, Mode, ModeOutput
 from closurebench.evaluate.providers.base import Completion
 from closurebench.schema import ClosureInstance, ExtractStatus, GritInstance, Outcome, Suite
@@ -54,11 +64,16 @@ __all__ = [
     "GRAIN_TOOLS_SYSTEM",
     "GRAPH_TOOL_NAME",
     "MAX_COMPLETION_TOKENS",
+    "MAX_RESULT_CHARS",
     "MAX_ROUNDS",
     "STOP",
+    "AgentBudget",
     "AgentMode",
     "AgentToolsMode",
+    "AnswerForm",
+    "Turn",
     "graph_tool_spec",
+    "read_turn",
     "split_turn",
 ]
 
@@ -127,12 +142,20 @@ GRAIN_TOOLS_SYSTEM = (
 
 #: Stop sequences of every model call.
 STOP: tuple[str, ...] = ("</graph>", "</answer>")
-#: Model calls per episode.
+#: Model calls per episode (default of ``--agent-max-calls``; the paper sets none).
 MAX_ROUNDS = 6
-#: Generated tokens per episode (over all its calls).
-MAX_COMPLETION_TOKENS = 16_384
-#: Characters of a ``<result>`` sent back (a longer tool answer is cut, and says so).
+#: Generated tokens per episode, over all its calls (default of ``--agent-max-tokens``):
+#: the paper's max response length, 12,000 tokens (GRAIN Table 9).
+MAX_COMPLETION_TOKENS = 12_000
+#: Characters of a ``<result>`` sent back (a longer tool answer is cut, and says so;
+#: default of ``--agent-max-result-chars``).
 MAX_RESULT_CHARS = 8_000
+#: Characters counted as one token toward the budget for a reply whose server reports
+#: no usage (a rough, generous estimate: the budget still ends the episode).
+CHARS_PER_TOKEN = 4
+
+#: How a final answer was written: ``<answer>`` tag, bare ``\\boxed{}``, ``Answer:`` line.
+AnswerForm = Literal["tag", "boxed", "answer_line"]
 
 _OPEN = {"graph": re.compile(r"<graph>", re.I), "answer": re.compile(r"<answer>", re.I)}
 _CLOSE = re.compile(r"</(graph|answer)>", re.I)
@@ -173,6 +196,118 @@ def split_turn(text: str, stopped: bool = False) -> tuple[str, str | None, bool]
     return text, None, False
 
 
+_THINK_OPEN = re.compile(r"<think>", re.I)
+_THINK_CLOSE = re.compile(r"</think>", re.I)
+_GRAPH_OPEN = re.compile(r"<graph\b", re.I)
+_BOXED_OPEN = re.compile(r"\\boxed\s*\{")
+#: A final answer line: ``Answer: …`` or ``Final Answer: …`` at a line's start (Markdown
+#: emphasis, a heading or a quote mark before it allowed).
+_ANSWER_LINE = re.compile(r"^[ \t>*#_]*(?:final[ \t]+)?answer[ \t*_]*[:\uff1a](.*)$", re.I | re.M)
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One model turn as the agent protocol reads it (:func:`read_turn`).
+
+    Attributes:
+        text: The turn as kept in the trajectory (cut after the first closing tag).
+        kind: ``"graph"`` (a tool call), ``"answer"`` (a final answer) or None (neither).
+        form: The final answer's form (``"tag"``, ``"boxed"``, ``"answer_line"``), or None.
+        answer: The text the scorer reads (``<answer>…</answer>`` or ``\\boxed{…}``), or
+            None when the turn gives no final answer.
+        cut: Text after the first closing tag was dropped.
+        refused: Under ``strict``, the untagged form the turn had and that was not
+            accepted (None otherwise).
+    """
+
+    text: str
+    kind: Literal["graph", "answer"] | None
+    form: AnswerForm | None = None
+    answer: str | None = None
+    cut: bool = False
+    refused: AnswerForm | None = None
+
+
+def _visible(text: str) -> str:
+    """``text`` outside its reasoning: after the last ``</think>``, before an open ``<think>``."""
+    closes = list(_THINK_CLOSE.finditer(text))
+    tail = text[closes[-1].end() :] if closes else text
+    opened = _THINK_OPEN.search(tail)
+    return tail[: opened.start()] if opened else tail
+
+
+def _untagged(turn: str) -> tuple[AnswerForm, str] | None:
+    """The untagged final answer of a turn without tags: ``\\boxed{}``, else ``Answer:``."""
+    visible = _visible(turn)
+    boxes = list(_BOXED_OPEN.finditer(visible))
+    if boxes:
+        return "boxed", visible[boxes[-1].start() :].strip()
+    for line in reversed(list(_ANSWER_LINE.finditer(visible))):
+        value = line.group(1).strip().strip("*_").strip()
+        if value.endswith(".") and not value.endswith(".."):
+            value = value[:-1].rstrip()
+        if value:
+            return "answer_line", f"<answer>{value}</answer>"
+    return None
+
+
+def read_turn(text: str, *, stopped: bool = False, strict: bool = False) -> Turn:
+    """Read one model turn: a tool call, a final answer (and its form), or neither.
+
+    The one rule of the agent protocol's final answer (the agent modes end episodes by
+    it; a reward's format gate should call it too). Precedence:
+
+    1. The first closing tag decides (:func:`split_turn`): a turn that ends in a
+       ``<graph>`` call (closed, or left open by a server that stopped at
+       ``</graph>``) is a **tool call**, whatever ``Answer:`` or ``\\boxed{}`` text
+       comes before it; an ``<answer>`` block that closes first (or an unclosed one
+       opened last) is the final answer, form ``"tag"`` (a ``\\boxed{}`` inside it is
+       read by the scorer).
+    2. A turn without either block but with ``<graph>`` in it (a call cut by the token
+       limit) is **neither**: never read for an untagged answer.
+    3. Otherwise, unless ``strict``, the paper's untagged final turns (Table 14:
+       ``<think>…</think> Answer: 16``), read outside ``<think>…</think>``: the last
+       ``\\boxed{…}`` (form ``"boxed"``), else the last line starting ``Answer:`` or
+       ``Final Answer:`` (form ``"answer_line"``; a trailing full stop dropped).
+    4. Else neither (the episode ends without an answer). Under ``strict`` the
+       untagged form found is reported in :attr:`Turn.refused`.
+
+    Args:
+        text: The reply (the server may have cut it at a stop sequence, not included).
+        stopped: The server stopped at a stop sequence (``finish_reason`` ``"stop"``).
+        strict: Accept the ``<answer>`` tag only (``--strict-protocol``).
+
+    Returns:
+        The :class:`Turn`.
+
+    Example:
+        >>> t = read_turn("<think>Tool call successful.</think> Answer: 16")
+        >>> t.kind, t.form, t.answer
+        ('answer', 'answer_line', '<answer>16</answer>')
+        >>> read_turn("So \\\\boxed{8}").form, read_turn("<answer>\\\\boxed{8}</answer>").form
+        ('boxed', 'tag')
+        >>> read_turn("Answer: 3 <graph>{}", stopped=True).kind
+        'graph'
+        >>> t = read_turn("<think>x</think> Answer: 16", strict=True)
+        >>> t.kind, t.answer, t.refused
+        (None, None, 'answer_line')
+    """
+    turn, kind, cut = split_turn(text, stopped=stopped)
+    if kind == "graph":
+        return Turn(turn, "graph", cut=cut)
+    if kind == "answer":
+        return Turn(turn, "answer", "tag", turn, cut)
+    if _GRAPH_OPEN.search(turn):
+        return Turn(turn, None, cut=cut)
+    found = _untagged(turn)
+    if found is None:
+        return Turn(turn, None, cut=cut)
+    form, answer = found
+    if strict:
+        return Turn(turn, None, cut=cut, refused=form)
+    return Turn(turn, "answer", form, answer, cut)
+
+
 def _graph_payload(turn: str) -> str:
     blocks = _GRAPH_BLOCK.findall(turn)
     return blocks[-1] if blocks else ""
@@ -194,13 +329,21 @@ class _Episode:
     cut: int = 0
     last_graph: Any = None
     any_call: bool = False
+    budget_used: int = 0
+    form: AnswerForm | None = None
+    refused: AnswerForm | None = None
 
 
 def _count(ep: _Episode, completion: Completion) -> None:
-    """Add one model call's usage to the episode."""
+    """Add one model call's usage to the episode (and to its token budget)."""
     ep.rounds += 1
     ep.prompt_tokens += completion.prompt_tokens or 0
     ep.completion_tokens += completion.completion_tokens or 0
+    if completion.completion_tokens is not None:
+        ep.budget_used += completion.completion_tokens
+    else:  # no usage reported: estimate, so that the budget still ends the episode
+        text = (completion.text or "") + (completion.reasoning or "")
+        ep.budget_used += math.ceil(len(text) / CHARS_PER_TOKEN)
     if completion.reasoning_tokens is not None:
         ep.reasoning_tokens = (ep.reasoning_tokens or 0) + completion.reasoning_tokens
     if completion.reasoning:
@@ -209,7 +352,7 @@ def _count(ep: _Episode, completion: Completion) -> None:
     ep.finish_reason = completion.finish_reason
 
 
-async def _call_tool(ep: _Episode, payload: str) -> str:
+async def _call_tool(ep: _Episode, payload: str, max_chars: int = MAX_RESULT_CHARS) -> str:
     """Run one tool call off the event loop, record it, and return its ``<result>`` text."""
     from closurebench.tools import run_tool
 
@@ -228,7 +371,38 @@ async def _call_tool(ep: _Episode, payload: str) -> str:
         }
     )
     text = result.text
-    return text if len(text) <= MAX_RESULT_CHARS else text[:MAX_RESULT_CHARS] + "\n[... cut ...]"
+    return text if len(text) <= max_chars else text[:max_chars] + "\n[... cut ...]"
+
+
+@dataclass(frozen=True)
+class AgentBudget:
+    """The limits of one agent episode (``run.json``'s ``agent`` section records them).
+
+    Attributes:
+        max_calls: Model calls per episode (``--agent-max-calls``).
+        max_tokens: Generated tokens per episode, over all its calls, as the server
+            reports them (``--agent-max-tokens``; the paper's 12,000).
+        max_result_chars: Characters of a ``<result>`` sent back
+            (``--agent-max-result-chars``).
+        call_max_tokens: Most tokens of one call (an explicit ``--max-tokens`` or
+            ``--max-completion-tokens``); None: each call may use the whole remaining
+            episode budget.
+
+    Example:
+        >>> b = AgentBudget(max_tokens=1000, call_max_tokens=300)
+        >>> b.call_limit(used=0), b.call_limit(used=800), b.call_limit(used=1000)
+        (300, 200, 0)
+    """
+
+    max_calls: int = MAX_ROUNDS
+    max_tokens: int = MAX_COMPLETION_TOKENS
+    max_result_chars: int = MAX_RESULT_CHARS
+    call_max_tokens: int | None = None
+
+    def call_limit(self, used: int) -> int:
+        """The token limit of the next call after ``used`` tokens: never past the budget."""
+        left = max(0, self.max_tokens - used)
+        return left if self.call_max_tokens is None else min(left, self.call_max_tokens)
 
 
 class AgentMode(Mode):
@@ -239,19 +413,85 @@ class AgentMode(Mode):
         Suite.CLOSURE: GRAIN_SYSTEM,
         Suite.GRIT: GRAIN_SYSTEM,
     }
-    max_rounds: ClassVar[int] = MAX_ROUNDS
-    max_completion_tokens: ClassVar[int] = MAX_COMPLETION_TOKENS
+
+    def __init__(self) -> None:
+        """A mode with the default budget (:class:`AgentBudget`) and the lenient reading."""
+        self.budget = AgentBudget()
+        self.strict_protocol = False
+
+    @property
+    def max_rounds(self) -> int:
+        """Model calls per episode."""
+        return self.budget.max_calls
+
+    @property
+    def max_completion_tokens(self) -> int:
+        """Generated tokens per episode."""
+        return self.budget.max_tokens
+
+    def configure(
+        self,
+        *,
+        max_calls: int | None = None,
+        max_tokens: int | None = None,
+        max_result_chars: int | None = None,
+        call_max_tokens: int | None = None,
+        strict_protocol: bool = False,
+    ) -> AgentBudget:
+        """Set the episode's limits and the protocol reading (from the CLI, before any request).
+
+        Args:
+            max_calls: ``--agent-max-calls`` (None: :data:`MAX_ROUNDS`).
+            max_tokens: ``--agent-max-tokens`` (None: :data:`MAX_COMPLETION_TOKENS`).
+            max_result_chars: ``--agent-max-result-chars`` (None: :data:`MAX_RESULT_CHARS`).
+            call_max_tokens: An explicit per-call limit (``--max-tokens`` or
+                ``--max-completion-tokens``); None: the remaining episode budget.
+            strict_protocol: ``--strict-protocol``: only ``<answer>`` tags end an episode
+                with an answer (:func:`read_turn`).
+
+        Returns:
+            The budget now in force.
+
+        Raises:
+            ConfigError: a limit below 1 (names the flag, the value and the fix).
+        """
+        checks = (
+            ("--agent-max-calls", max_calls, "1 allows one call and no tool result"),
+            ("--agent-max-tokens", max_tokens, f"the paper's is {MAX_COMPLETION_TOKENS:,}"),
+            ("--agent-max-result-chars", max_result_chars, f"default {MAX_RESULT_CHARS:,}"),
+            ("--max-tokens", call_max_tokens, "or leave it out: each agent call then gets "
+             "the episode's remaining budget"),
+        )  # fmt: skip
+        for flag, value, hint in checks:
+            if value is not None and (isinstance(value, bool) or value < 1):
+                raise ConfigError(f"{flag} must be a whole number >= 1, got {value} ({hint})")
+        self.budget = AgentBudget(
+            max_calls=MAX_ROUNDS if max_calls is None else max_calls,
+            max_tokens=MAX_COMPLETION_TOKENS if max_tokens is None else max_tokens,
+            max_result_chars=MAX_RESULT_CHARS if max_result_chars is None else max_result_chars,
+            call_max_tokens=call_max_tokens,
+        )
+        self.strict_protocol = bool(strict_protocol)
+        return self.budget
 
     def run_info(self) -> dict[str, Any]:
-        """The episode limits and the tool's limits, recorded in ``run.json``."""
-        from dataclasses import asdict
-
+        """The episode limits, the protocol reading and the tool's limits (``run.json``)."""
         from closurebench.tools import ToolLimits
 
+        b = self.budget
         return {
             "agent": {
-                "max_rounds": self.max_rounds,
-                "max_completion_tokens": self.max_completion_tokens,
+                "max_rounds": b.max_calls,
+                "max_completion_tokens": b.max_tokens,
+                "max_result_chars": b.max_result_chars,
+                "call_max_tokens": b.call_max_tokens,
+                "call_limit": "remaining episode budget"
+                if b.call_max_tokens is None
+                else f"min(remaining episode budget, {b.call_max_tokens})",
+                "strict_protocol": self.strict_protocol,
+                "answer_forms": ["tag"]
+                if self.strict_protocol
+                else ["tag", "boxed", "answer_line"],
                 "stop": list(STOP),
                 "tool_limits": asdict(ToolLimits()),
             }
@@ -271,9 +511,9 @@ class AgentMode(Mode):
         messages: list[Message] = self.messages(record)
         ep = _Episode()
         while True:
-            if ep.rounds >= self.max_rounds:
+            if ep.rounds >= self.budget.max_calls:
                 end: tuple[str, str | None] | None = ("max_rounds", None)
-            elif ep.completion_tokens >= self.max_completion_tokens:
+            elif self.budget.call_limit(ep.budget_used) < 1:
                 end = ("token_limit", None)
             else:
                 messages, end = await self._turn(ep, messages, complete)
@@ -291,30 +531,37 @@ class AgentMode(Mode):
             ``(messages, None)`` to call the model again, or ``(messages, (outcome,
             answer turn or None))`` when the episode ends.
         """
-        completion = await complete(messages, stop=STOP)
+        limit = self.budget.call_limit(ep.budget_used)
+        completion = await complete(messages, stop=STOP, max_tokens=limit)
         _count(ep, completion)
-        turn, kind, cut = split_turn(
-            completion.text or "", stopped=completion.finish_reason == "stop"
+        read = read_turn(
+            completion.text or "",
+            stopped=completion.finish_reason == "stop",
+            strict=self.strict_protocol,
         )
-        ep.cut += cut
-        ep.trajectory.append({"role": "assistant", "text": turn})
-        messages = [*messages, {"role": "assistant", "content": turn}]
-        if kind == "answer":
-            return messages, ("answered", turn)
-        if kind != "graph":
-            return messages, (
-                "truncated" if completion.finish_reason == "length" else "no_answer",
-                None,
-            )
-        text = f"<result>\n{await _call_tool(ep, _graph_payload(turn))}\n</result>"
+        ep.cut += read.cut
+        ep.trajectory.append({"role": "assistant", "text": read.text})
+        messages = [*messages, {"role": "assistant", "content": read.text}]
+        if read.kind != "graph":
+            return messages, self._end(ep, read, completion)
+        result = await _call_tool(ep, _graph_payload(read.text), self.budget.max_result_chars)
+        text = f"<result>\n{result}\n</result>"
         ep.trajectory.append({"role": "tool", "text": text})
         return [*messages, {"role": "user", "content": text}], None
 
+    @staticmethod
+    def _end(ep: _Episode, read: Turn, completion: Completion) -> tuple[str, str | None]:
+        """How an episode ends on a turn that is no tool call: ``(outcome, answer)``."""
+        ep.form, ep.refused = read.form, read.refused
+        if read.kind == "answer":
+            return "answered", read.answer
+        return ("truncated" if completion.finish_reason == "length" else "no_answer"), None
+
     def _output(
-        self, record: AnyInstance, ep: _Episode, outcome: str, answer_turn: str | None
+        self, record: AnyInstance, ep: _Episode, outcome: str, answer: str | None
     ) -> ModeOutput:
         return ModeOutput(
-            score=self._score(record, answer_turn),
+            score=self._score(record, answer) if ep.refused is None else _refused(ep.refused),
             response="\n".join(step["text"] for step in ep.trajectory),
             reasoning="\n\n".join(ep.reasoning) or None,
             prompt_tokens=ep.prompt_tokens,
@@ -326,10 +573,10 @@ class AgentMode(Mode):
             extra=self._extra(record, ep, outcome),
         )
 
-    def _score(self, record: AnyInstance, turn: str | None) -> Score:
-        if turn is None:
-            return Score.fail(Outcome.NO_ANSWER, None, "the episode ended without <answer>")
-        got = extract_answer(turn, grit=True)
+    def _score(self, record: AnyInstance, answer: str | None) -> Score:
+        if answer is None:
+            return Score.fail(Outcome.NO_ANSWER, None, "the episode ended without a final answer")
+        got = extract_answer(answer, grit=True)
         if got.status is not ExtractStatus.OK:
             return Score.fail(Outcome(got.status), got.value, got.reason or "")
         value = got.value
@@ -346,7 +593,9 @@ class AgentMode(Mode):
         structure = score_structure(record, ep.last_graph).to_json() if ep.any_call else None
         return {
             "agent_outcome": outcome,
+            "answer_form": ep.form,
             "rounds": ep.rounds,
+            "budget_tokens": ep.budget_used,
             "tool_calls": len(ep.calls),
             "invalid_calls": sum(1 for c in ep.calls if not c["ok"]),
             "calls": ep.calls,
@@ -355,6 +604,16 @@ class AgentMode(Mode):
             "s_inv": structure["s_inv"] if structure else None,
             "trajectory": ep.trajectory,
         }
+
+
+def _refused(form: AnswerForm) -> Score:
+    """The score of an episode whose untagged final answer ``--strict-protocol`` refused."""
+    return Score.fail(
+        Outcome.NO_ANSWER,
+        None,
+        f"the episode ended without <answer> (its last turn has an untagged {form} answer; "
+        "--strict-protocol accepts <answer> tags only)",
+    )
 
 
 def graph_tool_spec() -> dict[str, Any]:
@@ -399,20 +658,18 @@ class AgentToolsMode(AgentMode):
         self, ep: _Episode, messages: list[Message], complete: CompleteFn
     ) -> tuple[list[Message], tuple[str, str | None] | None]:
         """One model call offering the tool; run every function call it makes."""
-        completion = await complete(messages, tools=[graph_tool_spec()])
+        limit = self.budget.call_limit(ep.budget_used)
+        completion = await complete(messages, tools=[graph_tool_spec()], max_tokens=limit)
         _count(ep, completion)
         text = completion.text or ""
         calls = list(completion.tool_calls)
         if not calls:
-            turn, kind, cut = split_turn(text)
-            ep.cut += cut
-            ep.trajectory.append({"role": "assistant", "text": turn})
-            if kind == "answer":
-                return messages, ("answered", turn)
-            return messages, (
-                "truncated" if completion.finish_reason == "length" else "no_answer",
-                None,
-            )
+            read = read_turn(text, strict=self.strict_protocol)
+            ep.cut += read.cut
+            ep.trajectory.append({"role": "assistant", "text": read.text})
+            if read.kind == "graph":  # a text call is not run here: no answer
+                read = Turn(read.text, None, cut=read.cut)
+            return messages, self._end(ep, read, completion)
         ep.trajectory.append({"role": "assistant", "text": text, "tool_calls": calls})
         asked = [
             {
@@ -425,7 +682,7 @@ class AgentToolsMode(AgentMode):
         messages = [*messages, {"role": "assistant", "content": text or None, "tool_calls": asked}]
         for c in calls:
             if c["name"] == GRAPH_TOOL_NAME:
-                result_text = await _call_tool(ep, c["arguments"])
+                result_text = await _call_tool(ep, c["arguments"], self.budget.max_result_chars)
             else:
                 result_text = (
                     f"Error (unknown_function): there is no function {c['name']!r}; call "

@@ -53,7 +53,8 @@ class CompleteFn(Protocol):
     ``stop`` sets this request's stop sequences (an agent mode's ``</graph>``): the
     reply ends before the first one, which is not included. ``tools`` offers native
     function-calling tools (OpenAI ``tools``); the calls come back in
-    :attr:`Completion.tool_calls`.
+    :attr:`Completion.tool_calls`. ``max_tokens`` sets this request's token limit in
+    place of the run's (an agent call gets its episode's remaining budget).
     """
 
     def __call__(
@@ -62,6 +63,7 @@ class CompleteFn(Protocol):
         *,
         stop: Sequence[str] | None = None,
         tools: Sequence[Mapping[str, Any]] | None = None,
+        max_tokens: int | None = None,
     ) -> Awaitable[Completion]: ...
 
 

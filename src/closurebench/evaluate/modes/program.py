@@ -8,10 +8,16 @@
 Per instance: one request; the program is the reply's last fenced block (else the whole
 reply); it runs in :mod:`closurebench.sandbox` (never in this process); its last printed
 line becomes the answer, converted to the instance's result type and scored like any
-answer (Algorithm 1; the GRIT checkers). An execution failure is scored ``wrong``, as the
-paper counts it, and flagged ``exec_error`` so the report can separate it. A wrong
-answer gets the paper's error class: ``graph_reading`` (the program's graph differs
-from the question's), ``logic`` (graph right, answer wrong) or ``execution``.
+answer (Algorithm 1; the GRIT checkers). A program that does not run to its end (a
+syntax error, an exception, a timeout, a forbidden call) gave no answer: its outcome is
+``no_answer``, as the paper's Table 11 counts it under "No ans." (Ein 0.4 %, Python
+2.3 %, the programs that did not execute), and its record keeps ``exec_error`` (true)
+and the error class ``execution``. :attr:`ProgramMode.failed_run_outcome` is that
+outcome; set it to ``Outcome.WRONG`` to count failed runs as wrong answers instead (what
+this mode did before). A program that runs but prints nothing is ``no_answer`` too. An
+answer that is not correct gets the paper's §4.5 error class: ``graph_reading`` (the
+program's graph differs from the question's), ``logic`` (graph right, answer wrong) or
+``execution`` (no program, or it did not run to its end).
 
 Example:
     >>> mode = PythonProgramMode()
@@ -136,6 +142,9 @@ class ProgramMode(Mode, ABC):
     #: ``"bwrap"``, or ``"none"`` (no wall: ``--unsafe-no-sandbox``). See
     #: :meth:`use_sandbox`.
     isolation: str | None = None
+    #: The outcome of a program that does not run to its end: ``no_answer`` (the
+    #: paper's Table 11, "No ans."); ``Outcome.WRONG`` counts it as a wrong answer.
+    failed_run_outcome: ClassVar[Outcome] = Outcome.NO_ANSWER
 
     def use_sandbox(self, level: str | None = None, *, unsafe: bool = False) -> str:
         """Choose the sandbox and check now that it works (before any request is sent).
@@ -303,7 +312,9 @@ class EinProgramMode(ProgramMode):
         if not res.ok:
             why = f"{res.error}: {res.message}".strip(": ")
             return _Executed(
-                Score.fail(Outcome.WRONG, None, f"the program failed ({res.outcome}): {why}"),
+                Score.fail(
+                    self.failed_run_outcome, None, f"the program failed ({res.outcome}): {why}"
+                ),
                 outcome=str(res.outcome),
                 detail=why,
                 **common,
@@ -352,7 +363,9 @@ class PythonProgramMode(ProgramMode):
             tail = res.stderr.strip().splitlines()[-1:] if res.stderr.strip() else []
             why = "; ".join([res.detail, *tail]).strip("; ")
             return _Executed(
-                Score.fail(Outcome.WRONG, None, f"the program failed ({res.outcome}): {why}"),
+                Score.fail(
+                    self.failed_run_outcome, None, f"the program failed ({res.outcome}): {why}"
+                ),
                 outcome=str(res.outcome),
                 detail=why,
                 **common,

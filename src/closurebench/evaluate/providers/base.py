@@ -144,6 +144,28 @@ class GenerationSettings:
         """
         return replace(self, tools=tuple(dict(t) for t in tools)) if tools else self
 
+    def with_token_limit(self, limit: int | None) -> GenerationSettings:
+        """These settings with one request's token limit (an agent call's remaining budget).
+
+        The limit goes in the field the run sends (``max_completion_tokens`` when set,
+        else ``max_tokens``); settings that send neither (the server refused both) and
+        ``limit`` None are unchanged.
+
+        Example:
+            >>> GenerationSettings(model="m").with_token_limit(700).max_tokens
+            700
+            >>> s = GenerationSettings(model="m", max_tokens=None, max_completion_tokens=64)
+            >>> s.with_token_limit(10).max_completion_tokens
+            10
+        """
+        if limit is None:
+            return self
+        if self.max_completion_tokens is not None:
+            return replace(self, max_completion_tokens=limit)
+        if self.max_tokens is not None:
+            return replace(self, max_tokens=limit)
+        return self
+
     def request_fields(self) -> dict[str, Any]:
         """The sampling fields a request body carries: the set ones only.
 

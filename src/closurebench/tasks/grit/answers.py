@@ -126,15 +126,24 @@ def _name_tables(view: NodeNames) -> tuple[dict[str, int], dict[str, int | None]
 class NameResolver:
     """:func:`resolve_name` for one view, its name tables built once (for many names).
 
+    ``exact=True`` resolves only a name or alias exactly as the view writes it (an
+    integer is read as its digits, so ``7`` is still the node named "7"): no trimming, no
+    case or whitespace folding.
+
     Example:
         >>> from types import SimpleNamespace
-        >>> resolve = NameResolver(SimpleNamespace(names=["Oak", "Elm"], aliases={}))
-        >>> resolve("elm"), resolve("Ash")
-        (1, None)
+        >>> view = SimpleNamespace(names=["Oak", "Elm"], aliases={"Big Elm": 1})
+        >>> resolve = NameResolver(view)
+        >>> resolve("elm"), resolve("Ash"), resolve("big elm")
+        (1, None, 1)
+        >>> exact = NameResolver(view, exact=True)
+        >>> exact("Elm"), exact("elm"), exact(" Elm"), exact("Big Elm")
+        (1, None, None, 1)
     """
 
-    def __init__(self, view: NodeNames) -> None:
+    def __init__(self, view: NodeNames, *, exact: bool = False) -> None:
         self._exact, self._loose = _name_tables(view)
+        self._only_exact = exact
 
     def __call__(self, name: Any) -> int | None:
         """The node id ``name`` stands for, or ``None`` (see :func:`resolve_name`)."""
@@ -147,6 +156,8 @@ class NameResolver:
         text = str(name)
         if text in self._exact:
             return self._exact[text]
+        if self._only_exact:
+            return None
         if text.strip() in self._exact:
             return self._exact[text.strip()]
         return self._loose.get(_norm(text))
