@@ -332,7 +332,6 @@ def test_table11_of_scripted_programs_equals_the_hand_count(
     heldout52: tuple[Path, list[Any]],
     fake_openai: Any,
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Issue 21 item 5: a program that does not run is "No ans." (the paper's Table 11:
     Ein 0.4 %, Python 2.3 %), so the report's Table 11 columns equal a hand count."""
@@ -353,9 +352,9 @@ def test_table11_of_scripted_programs_equals_the_hand_count(
     fake_openai.script(default=step)
     categories = ",".join(TABLE11_SCRIPT)
 
-    def table11(out: Path) -> list[str]:
+    def table11(out: Path, *extra: str) -> list[str]:
         _eval(data, out, "--mode", "program-python", "--model", "m",
-              "--base-url", fake_openai.base_url, "--categories", categories)  # fmt: skip
+              "--base-url", fake_openai.base_url, "--categories", categories, *extra)  # fmt: skip
         (outcomes,) = [t for t in all_tables(load_runs([out]))["ClosureBench"]
                        if t.key == "closure_outcomes"]  # fmt: skip
         (row,) = outcomes.rows
@@ -382,8 +381,7 @@ def test_table11_of_scripted_programs_equals_the_hand_count(
     assert prog.rows[0][6] == "2 (33%)"  # execution class: the two programs that did not run
 
     # the knob for the old count: a failed run as a wrong answer moves two to Wrong
-    from closurebench.evaluate.modes.program import ProgramMode
-    from closurebench.schema import Outcome
-
-    monkeypatch.setattr(ProgramMode, "failed_run_outcome", Outcome.WRONG)
-    assert table11(tmp_path / "old") == ["30.0", "10.0", "40.0", "10.0", "10.0", "10"]
+    old = table11(tmp_path / "old", "--failed-program-as", "wrong")
+    assert old == ["30.0", "10.0", "40.0", "10.0", "10.0", "10"]
+    run = json.loads((tmp_path / "old" / "run.json").read_text())
+    assert run["failed_program_as"] == "wrong"

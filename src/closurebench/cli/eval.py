@@ -277,6 +277,14 @@ def eval_cmd(
             "wrong (it stays in the accuracy) instead of being handled again.",
         ),
     ] = DEFAULT_MAX_HARNESS_DEATHS,
+    failed_program_as: Annotated[
+        str | None,
+        typer.Option(
+            "--failed-program-as",
+            help="Program modes: how a program that does not run is scored: no_answer "
+            "(default, the paper's Table 11) or wrong. Its execution class is kept either way.",
+        ),
+    ] = None,
     sandbox: Annotated[
         str | None,
         typer.Option(
@@ -421,8 +429,16 @@ def eval_cmd(
                     highlight=False,
                     soft_wrap=True,
                 )
-        elif sandbox is not None or unsafe_no_sandbox:
-            flag = "--unsafe-no-sandbox" if unsafe_no_sandbox else f"--sandbox {sandbox}"
+            if failed_program_as is not None:
+                the_mode.count_failed_runs_as(failed_program_as)
+        elif sandbox is not None or unsafe_no_sandbox or failed_program_as is not None:
+            flag = (
+                "--unsafe-no-sandbox"
+                if unsafe_no_sandbox
+                else f"--sandbox {sandbox}"
+                if sandbox is not None
+                else f"--failed-program-as {failed_program_as}"
+            )
             raise ConfigError(
                 f"{flag} applies to the program modes (program-ein, program-python) only; "
                 f"--mode {mode} runs no model-written program, so drop it"

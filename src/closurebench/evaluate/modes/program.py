@@ -143,8 +143,30 @@ class ProgramMode(Mode, ABC):
     #: :meth:`use_sandbox`.
     isolation: str | None = None
     #: The outcome of a program that does not run to its end: ``no_answer`` (the
-    #: paper's Table 11, "No ans."); ``Outcome.WRONG`` counts it as a wrong answer.
-    failed_run_outcome: ClassVar[Outcome] = Outcome.NO_ANSWER
+    #: paper's Table 11, "No ans."); ``Outcome.WRONG`` counts it as a wrong answer
+    #: (``--failed-program-as wrong``). See :meth:`count_failed_runs_as`.
+    failed_run_outcome: Outcome = Outcome.NO_ANSWER
+
+    def count_failed_runs_as(self, outcome: str) -> Outcome:
+        """Set how a program that does not run is scored: ``no_answer`` or ``wrong``.
+
+        Raises:
+            ConfigError: Any other value.
+
+        Example:
+            >>> PythonProgramMode().count_failed_runs_as("wrong").value
+            'wrong'
+        """
+        from closurebench.errors import ConfigError
+
+        allowed = {"no_answer": Outcome.NO_ANSWER, "wrong": Outcome.WRONG}
+        if outcome not in allowed:
+            raise ConfigError(
+                f"--failed-program-as is {outcome!r}; pass no_answer (the paper's Table 11) "
+                "or wrong"
+            )
+        self.failed_run_outcome = allowed[outcome]
+        return self.failed_run_outcome
 
     def use_sandbox(self, level: str | None = None, *, unsafe: bool = False) -> str:
         """Choose the sandbox and check now that it works (before any request is sent).
@@ -181,7 +203,10 @@ class ProgramMode(Mode, ABC):
         """
         from closurebench.sandbox import describe_isolation
 
-        return {"sandbox": describe_isolation(self.isolation)}
+        return {
+            "sandbox": describe_isolation(self.isolation),
+            "failed_program_as": str(self.failed_run_outcome),
+        }
 
     @abstractmethod
     def execute(self, record: AnyInstance, program: str) -> _Executed:
