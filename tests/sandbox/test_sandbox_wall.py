@@ -148,6 +148,35 @@ def test_nothing_written_reaches_the_host(tmp_path: Path) -> None:
     assert not (Path("/dev/shm") / marker).exists()
 
 
+def test_only_the_private_home_is_writable() -> None:
+    """Every directory the sandbox sees refuses a new file, but the capped home.
+
+    (An uncapped writable tmpfs anywhere — the root, a hidden site-packages — would let a
+    program fill the host's memory.)
+    """
+    code = (
+        "import os\n"
+        "writable = []\n"
+        "for root, dirs, files in os.walk('/'):\n"
+        "    if root.startswith(('/proc', '/sandbox')):\n"
+        "        dirs[:] = []\n"
+        "        continue\n"
+        "    try:\n"
+        "        fd = os.open(os.path.join(root, '.probe'), os.O_CREAT | os.O_WRONLY, 0o600)\n"
+        "    except OSError:\n"
+        "        continue\n"
+        "    os.close(fd)\n"
+        "    writable.append(root)\n"
+        "print(writable)\n"
+    )
+    res = run_python(
+        code, limits=SandboxLimits(wall_seconds=30, cpu_seconds=30), isolation="bwrap",
+        audit_hook=False,
+    )  # fmt: skip
+    assert res.outcome is Outcome.OK, res
+    assert eval(res.stdout) == []  # /tmp is a link to /sandbox, skipped with it
+
+
 def test_the_private_tmpfs_is_size_capped() -> None:
     code = (
         "chunk = b'x' * 2**20\nn = 0\n"

@@ -388,14 +388,7 @@ def load_run(path: str | Path) -> Run:
                 examples.append(message)
         else:
             records.append(rec)
-    summary: dict[str, Any] | None = None
-    summary_path = p / "summary.json"
-    if summary_path.is_file():
-        try:
-            loaded = json.loads(summary_path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ReportError(f"{summary_path}: malformed JSON ({exc.msg})") from None
-        summary = loaded if isinstance(loaded, dict) else None
+    summary = _json_object(p / "summary.json")
     ssettings = (summary or {}).get("settings") or {}
     model = (
         _first(records, lambda r: (r.get("settings") or {}).get("model"))
@@ -418,16 +411,26 @@ def load_run(path: str | Path) -> Run:
     )
 
 
+def _json_object(path: Path) -> dict[str, Any] | None:
+    """The JSON object in ``path``; ``None`` when the file is absent or holds no object.
+
+    Raises:
+        ReportError: The file is not JSON.
+    """
+    if not path.is_file():
+        return None
+    try:
+        loaded = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}: malformed JSON ({exc.msg})") from None
+    return loaded if isinstance(loaded, dict) else None
+
+
 def _sandbox_info(run_dir: Path, summary: dict[str, Any] | None) -> dict[str, Any] | None:
     """``run.json``'s ``sandbox`` (else the summary's): how model programs ran."""
-    run_json = run_dir / "run.json"
-    if run_json.is_file():
-        try:
-            info = json.loads(run_json.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise ReportError(f"{run_json}: malformed JSON ({exc.msg})") from None
-        if isinstance(info, dict) and isinstance(info.get("sandbox"), dict):
-            return dict(info["sandbox"])
+    info = _json_object(run_dir / "run.json") or {}
+    if isinstance(info.get("sandbox"), dict):
+        return dict(info["sandbox"])
     found = (summary or {}).get("sandbox")
     return dict(found) if isinstance(found, dict) else None
 

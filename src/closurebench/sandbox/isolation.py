@@ -174,7 +174,8 @@ def _prefix_mounts() -> list[str]:
     args: list[str] = []
     exe = interpreter()
     bound: list[str] = []
-    for prefix in {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}:
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}
+    for prefix in sorted(prefixes):
         if prefix in ("/usr", "/"):  # the system's libraries (/usr/lib*) are bound already
             continue
         args += ["--ro-bind", prefix, prefix]
@@ -182,12 +183,11 @@ def _prefix_mounts() -> list[str]:
     if not any(exe.startswith(p + os.sep) for p in bound):
         args += ["--ro-bind", exe, exe]
     paths = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_exec_prefix})
-    for key in ("purelib", "platlib"):
-        site = os.path.realpath(paths[key])
+    sites = {os.path.realpath(paths[key]) for key in ("purelib", "platlib")}
+    for site in sorted(sites):
         if os.path.isdir(site) and any(site.startswith(p + os.sep) for p in bound):
-            hide = ["--tmpfs", site]
-            if hide not in [args[i : i + 2] for i in range(0, len(args), 2)]:
-                args += hide
+            # An empty tmpfs hides it; read-only, or it would be a second, uncapped home.
+            args += ["--size", "4096", "--tmpfs", site, "--remount-ro", site]
     return args
 
 

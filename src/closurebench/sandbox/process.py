@@ -24,7 +24,7 @@ from typing import Any
 
 from closurebench.sandbox.limits import SandboxLimits
 
-__all__ = ["Spawned", "child_env", "spawn"]
+__all__ = ["Spawned", "child_env", "memfd", "spawn"]
 
 #: Most bytes of report lines read (graph dumps included); more kills the child.
 REPORT_BYTES = 32 * 2**20
@@ -33,6 +33,23 @@ REPORT_BYTES = 32 * 2**20
 PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
 _CHUNK = 65536
 _DRAIN_SECONDS = 1.0
+
+
+def memfd(name: str, data: bytes) -> int:
+    """An unnamed in-memory file holding ``data``, at offset 0 (the caller closes it).
+
+    How the program and the seccomp filter reach bubblewrap: nothing is written on disk.
+    """
+    fd = os.memfd_create(name, 0)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.lseek(fd, 0, os.SEEK_SET)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def child_env(tmp: str) -> dict[str, str]:

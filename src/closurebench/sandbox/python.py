@@ -44,7 +44,7 @@ from closurebench.sandbox.isolation import (
     require_wall,
 )
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
-from closurebench.sandbox.process import Spawned, child_env, spawn
+from closurebench.sandbox.process import Spawned, child_env, memfd, spawn
 from closurebench.sandbox.result import CapturedGraph, Outcome, SandboxResult
 
 __all__ = [
@@ -151,23 +151,10 @@ def run_python(
         head = spawned.stderr.decode(errors="replace").strip().splitlines()[-1:]
         raise SandboxStartError(
             f"the sandbox ({level}) failed to start a program (exit {spawned.exit_code}): "
-            f"{' '.join(head) or 'no message'}; check that `bwrap` still works "
-            "(closurebench eval --mode program-python on a tiny file shows the same line)"
+            f"{' '.join(head) or 'no message'}; `bwrap --ro-bind / / true` shows whether "
+            "bubblewrap itself still works here"
         )
     return _result(spawned, level, limits.cpu_seconds)
-
-
-def _memfd(name: str, data: bytes) -> int:
-    fd = os.memfd_create(name, 0)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-        os.lseek(fd, 0, os.SEEK_SET)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
 
 
 def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> Spawned:
@@ -177,7 +164,7 @@ def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> S
     fds: list[int] = []
     try:
         fds.append(seccomp_fd())
-        fds.append(_memfd("closurebench-program", code.encode("utf-8", "surrogatepass")))
+        fds.append(memfd("closurebench-program", code.encode("utf-8", "surrogatepass")))
         config = _config(
             fd=report[1],
             tmp=INSIDE_HOME,

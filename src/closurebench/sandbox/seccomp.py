@@ -23,11 +23,11 @@ Example:
 from __future__ import annotations
 
 import errno
-import os
 import threading
 from typing import Any
 
 from closurebench.errors import ConfigError
+from closurebench.sandbox.process import memfd
 
 __all__ = [
     "ARGUMENT_RULES",
@@ -200,8 +200,4 @@ def seccomp_fd() -> int:
     Raises:
         ConfigError: libseccomp is missing.
     """
-    data = bpf_program()
-    fd = os.memfd_create("closurebench-seccomp", 0)
-    os.write(fd, data)
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
+    return memfd("closurebench-seccomp", bpf_program())
