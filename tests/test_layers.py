@@ -3,7 +3,8 @@
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
     errors → seeding, jsonl → schema → graphs → ein → structures, sandbox → tasks
-    → surface, tools → scoring → generate → dataset, docs, evaluate, generator → report → cli
+    → surface, tools → scoring → generate → dataset, docs, evaluate, generator → report, train
+    → cli
 
 Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge. ``sandbox``
 (rank 5: errors, seeding and ein below it) is the exception: it runs processes. ``tools``
@@ -42,6 +43,7 @@ RANKS: dict[str, int] = {
     "evaluate": 10,
     "generator": 10,
     "report": 11,
+    "train": 11,
     "cli": 12,
     "__main__": 12,
     "__init__": 12,

@@ -18,6 +18,9 @@ documentation cannot drift from the implementation (a test regenerates it and co
 * ``docs/sandbox.md`` — the program sandbox (:mod:`closurebench.sandbox`: the levels, the
   mounts, the seccomp filter's table, :class:`~closurebench.sandbox.SandboxLimits`, the
   outcomes);
+* ``docs/training.md`` — the training data export (:mod:`closurebench.train.export`: the
+  SFT targets with their modes and suites, the GRPO columns a reward reads, the fields of
+  the ``sft`` and ``grpo`` records);
 * ``docs/README.md`` — the index.
 
 Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, or
@@ -26,7 +29,7 @@ Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, 
 Example:
     >>> pages = render_docs()
     >>> sorted(pages)
-    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'sandbox.md', 'tools.md']
+    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'sandbox.md', 'tools.md', 'training.md']
     >>> "### `tc(A)`" in pages["ein.md"]
     True
 """
@@ -239,6 +242,7 @@ def _ein_page() -> str:
         "generated from the same registry:"
     )
     body += ["", "```text", syntax_card().rstrip(), "```"]
+    body += ["", *_paper_card_section()]
 
     body += ["", "## Example programs", ""]
     body.append(
@@ -260,6 +264,65 @@ def _ein_page() -> str:
             f"Gives: `{shown}`.",
         ]
     return _page("Ein language reference", _EIN_INTRO, body)
+
+
+def _ein_outcome(source: str) -> str:
+    """``runs`` or the error class an Ein program fails with (for a table cell)."""
+    from closurebench.ein import EinError, run
+
+    try:
+        run(source)
+    except EinError as exc:
+        return f"fails: `{type(exc).__name__}`"
+    return "runs"
+
+
+def _paper_card_section() -> list[str]:
+    """The paper's App. F card, its size, and each of its constructs run here."""
+    from closurebench.ein.examples import PAPER_CARD_CHECKS
+    from closurebench.ein.reference import EIN_CARDS
+
+    cards = {name: make() for name, make in EIN_CARDS.items()}
+    sizes = ", ".join(
+        f"`{name}` {len(text):,} characters ({len(text.split()):,} words)"
+        for name, text in cards.items()
+    )
+    out = ["## The paper's syntax card (`--ein-card paper`)", ""]
+    out.append(
+        "`closurebench eval --mode program-ein --ein-card paper` appends the paper's own card "
+        '(ClosureBench App. F, "System prompt (Ein code-gen mode)"; '
+        "`closurebench.ein.PAPER_CARD`, `closurebench ein card --card paper`) to the system "
+        "prompt instead of the card above; the prompt's instructions and its node order stay "
+        "the same, and `run.json` records `ein_card`. The text is the paper's, with the "
+        "spaces its published extraction lost restored. Sizes: "
+        f"{sizes}; `closurebench ein card --tokens` counts their tokens with a real "
+        "tokenizer where one is installed (tiktoken, or a transformers tokenizer on disk), "
+        "else prints a labelled estimate."
+    )
+    out += ["", "```text", cards["paper"].rstrip(), "```", ""]
+    out.append(
+        "Each construct of that card, and the paper's own example programs, run by this "
+        "interpreter (`closurebench.ein.examples.PAPER_CARD_CHECKS`; the outcomes below are "
+        "computed when this page is generated). Where a line writes alternatives with `/` "
+        "(`sum(A) / sum(A, 1)`, `ge/gt/eq`, `ones(N) / zeros(N)`, `A * B / A + B / A - B`), "
+        "the line written out as a program is not what it means, so both are run. "
+        "*differs* marks a construct that, read as meant, does something else here or "
+        "whose rule this interpreter does not enforce."
+    )
+    rows = [
+        (
+            f"`{c.construct}`",
+            c.says,
+            _ein_outcome(c.written),
+            _ein_outcome(c.meant) if c.meant is not None else "(as written)",
+            "agrees" if c.agrees else "**differs**",
+            c.note,
+        )
+        for c in PAPER_CARD_CHECKS
+    ]
+    header = ("construct", "the paper says", "as written", "as meant", "here", "how")
+    out += ["", *_table(header, rows)]
+    return out
 
 
 # --------------------------------------------------------------------------- formats
@@ -305,7 +368,8 @@ An evaluation run (`closurebench eval ... --out RUN_DIR`) writes `RUN_DIR/result
 (one result record per instance, below), `RUN_DIR/cache.jsonl` (the request cache),
 `RUN_DIR/journal.jsonl` (the crash journal: one `handle` line before each reply is handled,
 one `done` line after its result, so a reply the harness died on is known on resume; see
-`HarnessDeaths`) and `RUN_DIR/summary.json`."""
+`HarnessDeaths`) and `RUN_DIR/summary.json` (counts, accuracies, tokens, latency, and under
+`figures` a program or agent run's own figures, below)."""
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:
@@ -375,6 +439,7 @@ def _schema_section(title: str, schema: Mapping[str, Any]) -> list[str]:
 
 def _formats_page() -> str:
     from closurebench.schema import schema_for
+    from closurebench.schema.summary import figures_schema
 
     body = [
         "## Files",
@@ -393,7 +458,11 @@ def _formats_page() -> str:
     }
     for name, title in titles.items():
         body += [*_schema_section(title, schema_for(name)), ""]
+    body += [*_schema_section(_FIGURES_TITLE, figures_schema()), ""]
     return _page("Record formats", _FORMATS_INTRO, body)
+
+
+_FIGURES_TITLE = "Mode figures (`figures` in `RUN_DIR/summary.json`)"
 
 
 # --------------------------------------------------------------------------- categories
@@ -415,6 +484,10 @@ def _closure_section() -> list[str]:
         "computed three ways (graph core, an Ein program, a Python + NetworkX program) that "
         "must agree. Ambiguous categories (ambiguity `count` or `set`) also carry the answer "
         "under the other source-inclusion convention, which lenient scoring accepts. "
+        "Their questions state the convention in words by default; `closurebench generate "
+        "closure --conventions implicit` asks them in the implicit template instead, which "
+        "leaves it unsaid as the paper's questions do (its Limitation 5), with the same "
+        "reference answer; the manifest records `arguments.conventions`. "
         "`smallest n` is the smallest graph on which the category can be well posed "
         "(`--n-min` below it is raised to it)."
     )
@@ -458,12 +531,17 @@ def _closure_section() -> list[str]:
         if t.ambiguity is not None:
             out.append(f"- ambiguity class `{t.ambiguity}` (lenient scoring)")
         out.append(f"- query template: {_one_line(t.template)}")
+        if t.implicit_template is not None:
+            out.append(
+                f"- implicit template (`--conventions implicit`): {_one_line(t.implicit_template)}"
+            )
         if t.conventions:
             out.append("- conventions stated: " + "; ".join(f'"{c}"' for c in t.conventions))
     return out
 
 
 def _grit_section() -> list[str]:
+    from closurebench.generate.grit import REGIMES
     from closurebench.generate.grit import SPLITS as GRIT_SPLITS
     from closurebench.surface.grit import FORMS, NAMINGS
     from closurebench.surface.grit.scenarios import for_task
@@ -489,14 +567,35 @@ def _grit_section() -> list[str]:
                 f"{graphs:,}" + (f" ({uneven}; even layout {s.graphs:,})" if uneven else ""),
                 f"{graphs * 8:,}",
                 s.scenarios,
+                f"`{s.regime}`",
             )
         )
-    out += ["", *_table(("split", "n", "graphs", "questions", "scenarios"), split_rows)]
+    split_header = ("split", "n", "graphs", "questions", "scenarios", "regime")
+    out += ["", *_table(split_header, split_rows)]
+    regime_rows = [
+        (f"`{r.name}`", f"{r.density[0]:g}-{r.density[1]:g}", f"{r.directed_share:g}", r.source)
+        for r in REGIMES.values()
+    ]
     out += [
         "",
         "Graphs per task follow the `paper` layout by default (`--layout even` gives every "
         "task the same number); `--count` is apportioned over the tasks in the layout's "
         "proportions.",
+        "",
+        "A regime is the structural draw other than size: the Erdős–Rényi edge probability "
+        "range and the share of shortest-path graphs drawn directed. `test`, `large` and `ood` "
+        "share one, so test→large changes only the size and test→OOD only the scenarios and "
+        "identifiers; `--regime` chooses another (`--regime app-a` for `large` is the draw "
+        "before 0.3), `--density-min/--density-max/--directed-share` override one part.",
+        "",
+        *_table(("regime", "p", "directed share", "source in the paper"), regime_rows),
+        "",
+        "OOD identifiers are held out: the OOD scenarios draw semantic names from their own "
+        "pools, and random IDs (10001-99999) and generated mixed identifiers (longer hashes, "
+        "hex codes and garbled strings, 3-digit codes, 5-digit numbers) in formats no other "
+        "split uses, so no OOD display name or alias (ignoring case; canonical `0..n-1` "
+        "aside) can appear in train, test or large. `closurebench check-overlap` reports any "
+        "that does (`identifier` lines), besides repeated and shared structures.",
     ]
     rows = []
     for t in GRIT_TASKS.values():
@@ -745,6 +844,133 @@ def _sandbox_page() -> str:
     return _page("The program sandbox", _SANDBOX_INTRO, body)
 
 
+_TRAINING_INTRO = """\
+Training data from a dataset file, in the evaluation's own words: `closurebench export sft`
+writes chat records for supervised fine-tuning, `closurebench export grpo` prompt records
+for RL with the columns a reward function scores with. The system and user turns are
+exactly what the target's evaluation mode sends (`closurebench eval --mode`), so a model
+is trained on what it is evaluated on; every target is made by the evaluation's own
+reference code and checked by its own scorers before anything is written
+(`closurebench.train.export`)."""
+
+_TRAINING_COMMANDS = """\
+## Commands
+
+```
+closurebench export sft DATA.jsonl --target answer|cot|ein|python|agent|agent-tools \\
+    --out FILE [--format jsonl|hf] [--verify-programs] [--ein-card ours|paper]
+closurebench export grpo DATA.jsonl --out FILE [--mode MODE] [--format jsonl|hf] \\
+    [--ein-card ours|paper]
+```
+
+- `--format jsonl` (default) writes canonical JSONL, atomically: the same input gives the
+  same bytes; beside it goes the records' JSON Schema (`sft-record.schema.json`,
+  `grpo-record.schema.json`: what `closurebench schema sft|grpo` prints).
+  `--format hf` writes a Hugging Face `datasets.Dataset` folder (`save_to_disk`; needs
+  the `datasets` package: the `train` extra, or `pip install datasets`).
+- Every check runs before anything is written. A missing file, a results file or an
+  exported file instead of a dataset, a target or mode that does not apply to a suite of
+  the file, `--format hf` without `datasets`: one line naming the value and the fix,
+  exit code 2. A target that does not score strictly correct in its own mode (a damaged
+  record): exit code 1.
+- `--verify-programs` (targets `ein`, `python`) runs every program through its mode's
+  sandbox and scorer; the export is written only when all are strictly correct.
+- `--ein-card` picks the Ein syntax card of `program-ein`'s system prompt, as
+  `closurebench eval --ein-card` does."""
+
+_TRAINING_TARGETS = """\
+Where the assistant turns come from: `answer` and `cot` put the instance's own answer in
+the reply form the mode's prompt asks for (ClosureBench `{"answer": ...}`; GRIT
+`<answer>...</answer>`), `cot` after one line that states the computation from the
+category or task (its anchors and parameters named); `ein` and `python` are the
+`oracle-program` reference model's replies (the instance's verified programs, over the
+question's own labels, in one fenced block: what the program modes extract and run; GRIT
+Python programs compute shortest-path costs with NetworkX and print the certified answer
+of the other tasks); `agent` and `agent-tools` run the mode's own episode loop against the
+`reader` reference model, so every tool result is the graph tool's answer exactly as the
+mode sends it back (`agent`: a user turn `<result>...</result>`; `agent-tools`: a `tool`
+turn answering the assistant's `tool_calls`, whose `arguments` are JSON text as an
+OpenAI-compatible server returns them)."""
+
+_TRAINING_GRPO = """\
+## GRPO prompts and rewards
+
+`prompt` is the chosen mode's system and user turns (`--mode`; default `direct` for
+ClosureBench and `agent` for GRIT). A reward function called TRL's way — `completions`
+plus every other column as a keyword list — needs nothing but these columns:
+`closurebench.schema.instance_from_ground_truth(ground_truth[i])` rebuilds the typed
+instance (validated, cached), and the evaluation's scorers take it as they are:
+`score_closure` / `score_grit` on a reply, `score_structure` on the graph a completion
+submitted to the tool (`s_inv`). `answer` is the reference answer as JSON text, `name_map`
+the view's `names` and `aliases`.
+
+The rewards in `closurebench.train.rewards` do exactly that, with TRL's signature
+(`completions` plain or conversational, columns as keyword lists, `log_metric` /
+`log_extra` when TRL passes them); they need neither TRL nor torch:
+
+- `AnswerReward(mode)`: `r_ans`, 1.0 when the answer is correct in `mode` (strict;
+  `lenient=True` for Algorithm 1).
+- `FormatReward(mode)`: 1.0 when the completion is valid (the gate below).
+- `StructureReward("agent")`: `s_inv` of the last graph the episode submitted (0.0
+  without one).
+- `ProgramReward("program-python")`: 1.0 when the program runs to its end in the sandbox
+  (no wall, no run).
+- `GatedReward(mode, lambda_inv=1.0, rho_err=-1.0)`: GRAIN's Eq. 3, `rho_err` if
+  invalid, else `r_ans + lambda_inv * s_inv`.
+
+Valid means: single-turn modes, a readable answer (no format error, not "no answer");
+program modes, a program in the reply; agent modes, every turn but the last a tool call
+whose graph parses, and a last turn with a final answer read by the agent modes' own rule
+(`strict_protocol=True` by default: `<answer>` tags only, the paper's training protocol;
+`False` also takes its untagged `Answer:` line and `\\boxed{}`).
+
+```python
+from closurebench.train.rewards import GatedReward
+
+gated = GatedReward("agent")  # picklable; TRL logs it as closurebench_gated
+rewards = gated(completions=completions, ground_truth=rows["ground_truth"])
+```
+
+
+Every column is a string, a number, null or a list of messages: nested JSON whose keys vary
+from row to row (tool schemas, graphs keyed by node names) is JSON text, so a file loads
+into an Arrow table (`datasets.load_dataset("json", ...)`) unchanged.
+
+## Procedural datasets
+
+`closurebench.create_dataset(name, seed=..., size=...)` regenerates item `i` from
+`(seed, i)` alone: `name` is `closure` or a category, or `grit` or `grit:<task>`. Items are
+`{"question", "answer", "metadata"}` (`metadata`: the instance record; `.record(i)` the
+typed one); GRIT item `i` is view `i % 8` of base graph `i // 8` of the split of
+`ceil(size / 8)` graphs. `closurebench.score_answer(answer, item)` scores an extracted
+answer string with the suite's scorer."""
+
+
+def _training_page() -> str:
+    from closurebench.evaluate.modes import MODES
+    from closurebench.evaluate.providers.reference import REFERENCE_MODELS
+    from closurebench.schema import Suite, schema_for
+    from closurebench.schema.training import TARGETS
+
+    rows = []
+    for t in TARGETS.values():
+        prompts = getattr(MODES[t.mode], "system_prompts", {})
+        suites = [s.value for s in Suite if s in prompts]
+        if t.reference is not None:
+            suites = [s for s in suites if s in REFERENCE_MODELS[t.reference].suites]
+        rows.append((f"`{t.name}`", f"`{t.mode}`", ", ".join(suites), t.help))
+    body = [_TRAINING_COMMANDS, "", "## SFT targets", ""]
+    body += _table(("target", "mode", "suites", "assistant turns"), rows)
+    body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, ""]
+    titles = {
+        "sft": "SFT record (`closurebench schema sft`)",
+        "grpo": "GRPO record (`closurebench schema grpo`)",
+    }
+    for name, title in titles.items():
+        body += [*_schema_section(title, schema_for(name)), ""]
+    return _page("Training data export", _TRAINING_INTRO, body)
+
+
 _PAGES = (
     (
         "[ein.md](ein.md)",
@@ -766,6 +992,11 @@ _PAGES = (
         "the wall model-written programs run behind: levels, mounts, the seccomp filter, "
         "limits, outcomes",
     ),
+    (
+        "[training.md](training.md)",
+        "training data export: SFT targets, GRPO prompts and reward columns, every field of "
+        "the sft and grpo records",
+    ),
 )
 
 _REGENERATE = """\
@@ -786,6 +1017,7 @@ def render_docs() -> dict[str, str]:
         "formats.md": _formats_page(),
         "tools.md": _tools_page(),
         "sandbox.md": _sandbox_page(),
+        "training.md": _training_page(),
     }
 
 

@@ -33,7 +33,7 @@ def test_disjoint_splits_pass(closure_files: dict[str, Path]) -> None:
         app, ["check-overlap", str(closure_files["heldout"]), str(closure_files["train"])]
     )
     assert res.exit_code == 0, res.output
-    assert res.stdout.strip() == "no shared structures or questions among 2 files"
+    assert res.stdout.strip() == "no shared structures, questions or OOD identifiers among 2 files"
 
 
 def test_a_repeated_structure_is_one_line_per_finding(
@@ -115,3 +115,35 @@ def test_one_file_is_checked_for_repeated_structures(
     # Next to another file, the repeat is reported too.
     res = runner.invoke(app, ["check-overlap", str(bad), str(closure_files["train"])])
     assert res.exit_code == 1 and res.stdout.startswith("repeat")
+
+
+def test_ood_identifiers_used_outside_ood_are_reported(tmp_path: Path) -> None:
+    ood = write_grit(GritConfig(split="ood", seed=4, count=6, n_max=20), tmp_path / "o")[0]
+    train = write_grit(GritConfig(split="train", seed=4, count=24, n_min=10), tmp_path / "r")[0]
+    res = runner.invoke(app, ["check-overlap", str(ood), str(train)])
+    assert res.exit_code == 0, res.output
+    # An "OOD" file drawn with the in-distribution generators shares identifiers with train.
+    fake = tmp_path / "fake-ood.jsonl"
+    test = write_grit(GritConfig(split="test", seed=4, count=6, n_max=20), tmp_path / "t")[0]
+    rows = [json.loads(line) for line in test.read_text().splitlines()]
+    fake.write_text("".join(json.dumps({**r, "split": "ood"}) + "\n" for r in rows))
+    res = runner.invoke(app, ["check-overlap", str(fake), str(train)])
+    assert res.exit_code == 1
+    lines = [line for line in res.stdout.splitlines() if line.startswith("identifier")]
+    assert lines and not any(line.startswith("structure") for line in res.stdout.splitlines())
+    _, id_ood, id_other, name = lines[0].split()
+    assert id_ood.startswith(f"{fake}:grit-test-") and id_other.startswith(f"{train}:grit-train-")
+    used = {
+        x.casefold()
+        for r in load_instances(train)
+        if r.naming != "canonical"
+        for x in (*r.names, *r.aliases)
+    }
+    assert name in used
+    assert not any("canonical" in line.split()[1] for line in lines)
+    assert f"{len(lines)} OOD identifier(s) used outside OOD" in res.stderr
+    # Reported in either argument order, never for canonical names (shared by design).
+    res = runner.invoke(app, ["check-overlap", str(train), str(fake)])
+    assert len([line for line in res.stdout.splitlines() if line.startswith("identifier")]) == (
+        len(lines)
+    )

@@ -127,7 +127,7 @@ def test_no_structure_or_question_is_shared_across_the_three_splits(
         paths.append(str(path))
     res = CliRunner().invoke(app, ["check-overlap", *paths])
     assert res.exit_code == 0, res.output
-    assert "no shared structures or questions among 3 files" in res.output
+    assert "no shared structures, questions or OOD identifiers among 3 files" in res.output
 
 
 def test_small_structures_occur_and_still_do_not_collide(

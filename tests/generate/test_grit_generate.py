@@ -383,7 +383,7 @@ def test_density_knobs_validate_and_reach_the_manifest(tmp_path: Path) -> None:
     assert GritConfig(split="ood").directed == 0.0
     cfg = GritConfig(split="test", density_min=0.1, density_max=0.3, count=2, n_max=10)
     assert cfg.density == (0.1, 0.3)
-    with pytest.raises(ConfigError, match=r"0\.5\.\.0\.2.*density-min.*preset is 0\.28\.\.0\.44"):
+    with pytest.raises(ConfigError, match=r"0\.5\.\.0\.2.*density-min.*app-h regime.s range"):
         GritConfig(split="test", density_min=0.5, density_max=0.2)
     with pytest.raises(ConfigError, match=r"density range 0\.\.0\.44"):
         GritConfig(split="test", density_min=0)
@@ -398,3 +398,33 @@ def test_density_knobs_validate_and_reach_the_manifest(tmp_path: Path) -> None:
     assert stats["all"]["graphs"] == 2 and set(stats) == {"all", "shortest_path", "graph_coloring"}
     assert stats["shortest_path"]["directed"] == 0
     assert {"mean_density", "mean_edges"} <= set(stats["graph_coloring"])
+
+
+# ------------------------------------------ issue 21, point 3: regimes that vary one thing
+
+
+def test_large_and_ood_are_drawn_in_the_test_regime_and_app_a_is_a_knob(tmp_path: Path) -> None:
+    test = GritConfig(split="test")
+    for split in ("large", "ood"):
+        cfg = GritConfig(split=split)
+        assert (cfg.regime_spec.name, cfg.density, cfg.directed) == (
+            "app-h",
+            test.density,
+            test.directed,
+        )
+    old = GritConfig(split="large", regime="app-a")
+    assert (old.density, old.directed) == ((0.1, 0.3), 0.5)
+    # A part of the regime can still be overridden alone.
+    assert GritConfig(split="large", regime="app-a", directed_share=0).directed == 0.0
+    with pytest.raises(ConfigError, match=r"regime='app-x' is unknown.*app-h, app-a"):
+        GritConfig(split="large", regime="app-x")
+    args = ["grit", "--split", "large", "--count", "6", "--n-max", "41", "--seed", "5",
+            "--tasks", "shortest_path", "--regime", "app-a", "--out", str(tmp_path)]  # fmt: skip
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+    man = json.loads((tmp_path / "grit-large.manifest.json").read_text())
+    assert man["arguments"]["regime"] == "app-a"
+    assert man["arguments"]["density"] == [0.1, 0.3]
+    assert man["density_stats"]["shortest_path"]["directed"] > 0
+    res = CliRunner().invoke(app, ["grit", "--regime", "dense", "--out", str(tmp_path)])
+    assert res.exit_code == 2 and "regime='dense' is unknown" in res.output

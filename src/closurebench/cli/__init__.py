@@ -71,6 +71,7 @@ COMMANDS: dict[str, str] = {
     "categories": "closurebench.cli.categories:categories_cmd",
     "check-overlap": "closurebench.cli.overlap:check_overlap",
     "reword": "closurebench.cli.reword:reword_cmd",
+    "export": "closurebench.cli.export:app",
 }
 
 #: A closurebench error: bad input, configuration, dataset or generation failure.

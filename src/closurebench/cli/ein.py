@@ -12,7 +12,11 @@
   any text is made; the text is then written in pieces, so printing never holds a
   whole large value's text in memory.
 * ``closurebench ein check FILE`` parses and shape-checks without running.
-* ``closurebench ein card`` prints the syntax card used in prompts.
+* ``closurebench ein card [--card ours|paper]`` prints a syntax card used in prompts
+  (``ours``, the default, or the paper's App. F card, ``--ein-card paper`` of ``eval``);
+  ``--tokens`` prints each card's size instead (characters and tokens, counted with a
+  real tokenizer where one loads, else a labelled estimate; ``--tokenizer NAME`` picks
+  one: ``tiktoken:o200k_base``, a local transformers model, or ``estimate``).
 
 Errors go to stderr with the line, column and a caret; the exit code is 1.
 """
@@ -29,11 +33,12 @@ import typer
 
 from closurebench.ein import (
     DEFAULT_LIMITS,
+    EIN_CARDS,
     EinError,
     Limits,
     check,
+    ein_card,
     run,
-    syntax_card,
 )
 from closurebench.ein.values import format_chunks
 from closurebench.errors import ConfigError
@@ -171,6 +176,47 @@ def check_cmd(
 
 
 @app.command("card")
-def card_cmd() -> None:
-    """Print the Ein syntax card (the reference appended to program-synthesis prompts)."""
-    typer.echo(syntax_card(), nl=False)
+def card_cmd(
+    card: Annotated[
+        str | None,
+        typer.Option(
+            "--card",
+            help=f"Which card: {' or '.join(EIN_CARDS)} (default ours; with --tokens: all).",
+            show_default=False,
+        ),
+    ] = None,
+    tokens: Annotated[
+        bool,
+        typer.Option("--tokens", help="Print each card's size in characters and tokens."),
+    ] = False,
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            "--tokenizer",
+            metavar="NAME",
+            help="With --tokens: tiktoken:<encoding>, a local transformers model, or "
+            "estimate (default: the first that loads, else the estimate).",
+            show_default=False,
+        ),
+    ] = None,
+) -> None:
+    """Print an Ein syntax card (the reference appended to program-synthesis prompts)."""
+    from closurebench.ein.tokens import count_tokens
+
+    try:
+        names = [card] if card is not None else (list(EIN_CARDS) if tokens else ["ours"])
+        texts = {name: ein_card(name, "--card") for name in names}
+        if tokenizer is not None and not tokens:
+            raise ConfigError("--tokenizer counts tokens; add --tokens")
+        if not tokens:
+            typer.echo(texts[names[0]], nl=False)
+            return
+        for name, text in texts.items():
+            size = count_tokens(text, tokenizer)
+            approx = "" if size.exact else "~"
+            typer.echo(
+                f"{name}: {len(text)} characters, {approx}{size.tokens} tokens ({size.method})"
+            )
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None

@@ -11,7 +11,7 @@
         [--backoff 1] [--backoff-max 60] [--max-consecutive-failures 10]
         [--keep-errors] [--force-new] [--fsync-interval 1.0]
         [--agent-max-calls 6] [--agent-max-tokens 12000] [--agent-max-result-chars 8000]
-        [--strict-protocol]
+        [--strict-protocol] [--failed-program-as no_answer|wrong] [--ein-card ours|paper]
 
 Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids and
 re-runs the ones that ended in error, unless ``--keep-errors``), ``RUN_DIR/cache.jsonl``,
@@ -56,6 +56,13 @@ run's ``max_tokens`` is the episode budget), so no call overshoots it.
 ``--strict-protocol`` reads only ``<answer>`` tags as a final answer (default: also a
 bare ``\\boxed{}`` or a final ``Answer:`` line, the paper's own final turns). The
 limits are recorded in ``run.json`` (``agent``).
+
+Program modes (``program-ein``, ``program-python``): ``--failed-program-as`` sets how a
+program that does not run is scored; ``--ein-card`` (``program-ein`` only) picks the Ein
+syntax card appended to the system prompt: ``ours`` (default; every builtin, generated
+from the interpreter) or ``paper`` (the paper's App. F card; see the Ein reference page
+for where its lines read differently here). Both are recorded in ``run.json``
+(``failed_program_as``, ``ein_card``).
 
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
@@ -285,6 +292,14 @@ def eval_cmd(
             "(default, the paper's Table 11) or wrong. Its execution class is kept either way.",
         ),
     ] = None,
+    ein_card: Annotated[
+        str | None,
+        typer.Option(
+            "--ein-card",
+            help="program-ein: the Ein syntax card appended to the system prompt: ours "
+            "(default; every builtin) or paper (the paper's App. F card). Recorded in run.json.",
+        ),
+    ] = None,
     sandbox: Annotated[
         str | None,
         typer.Option(
@@ -348,7 +363,7 @@ def eval_cmd(
     from rich.markup import escape
 
     from closurebench.evaluate.breaker import RunAborted
-    from closurebench.evaluate.modes import AgentMode, ProgramMode, get_mode
+    from closurebench.evaluate.modes import AgentMode, EinProgramMode, ProgramMode, get_mode
     from closurebench.evaluate.providers import (
         GenerationSettings,
         ProviderError,
@@ -443,6 +458,13 @@ def eval_cmd(
                 f"{flag} applies to the program modes (program-ein, program-python) only; "
                 f"--mode {mode} runs no model-written program, so drop it"
             )
+        if ein_card is not None:
+            if not isinstance(the_mode, EinProgramMode):
+                raise ConfigError(
+                    f"--ein-card {ein_card} applies to --mode program-ein only; --mode {mode} "
+                    "sends no Ein syntax card, so drop it"
+                )
+            the_mode.use_ein_card(ein_card)
         provider_options = ProviderOptions(
             model=model,
             timeout_s=timeout,

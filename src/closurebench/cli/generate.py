@@ -2,16 +2,22 @@
 
 * ``closurebench generate closure --split heldout --seed 0 --out DIR [--count K]
   [--categories a,b] [--levels 1,2] [--n-min N] [--n-max N] [--density-min R]
-  [--density-max R] [--encodings nl,json,matrix] [--answer-hints] [--workers W]`` writes
+  [--density-max R] [--encodings nl,json,matrix] [--answer-hints]
+  [--conventions explicit|implicit] [--workers W]`` writes
   ``DIR/closure-<split>.jsonl`` and ``DIR/closure-<split>.manifest.json``. Questions end
   with a per-category answer form only with ``--answer-hints`` (the paper gives none);
-  the manifest records the choice, the modal answer share per category and the splits
-  whose structures this one avoids (train avoids heldout's, finetune both).
+  ``--conventions implicit`` drops the source-inclusion statement ("not counting A
+  itself") from the 12 ambiguous categories' questions, as the paper words them (answers
+  unchanged); the manifest records both choices, the modal answer share per category and
+  the splits whose structures this one avoids (train avoids heldout's, finetune both).
 
 * ``closurebench generate grit --split test --seed 0 --out DIR [--count K] [--tasks a,b]
-  [--n-min N] [--n-max N] [--time-limit S] [--layout paper|even] [--workers W]`` writes
-  ``DIR/grit-<split>.jsonl`` and ``DIR/grit-<split>.manifest.json`` (counts, sha256, the
-  layout and graphs per task, the time limit and the resamples it caused). The default
+  [--n-min N] [--n-max N] [--time-limit S] [--layout paper|even] [--regime app-h|app-a]
+  [--workers W]`` writes ``DIR/grit-<split>.jsonl`` and ``DIR/grit-<split>.manifest.json``
+  (counts, sha256, the regime, the layout and graphs per task, the time limit and the
+  resamples it caused). ``test``, ``large`` and ``ood`` are drawn in the ``app-h`` regime
+  (so only size, or scenarios and identifiers, change between them), ``train`` in
+  ``app-a``. The default
   ``--layout paper`` gives ``test`` the paper's 2,760 questions (45 vertex-cover graphs,
   60 of every other task); ``--layout even`` gives every task 60 (2,880). ``--count K``
   is the total of base graphs, apportioned over the tasks in the layout's proportions.
@@ -38,7 +44,8 @@ from rich.text import Text
 
 from closurebench.errors import ConfigError
 from closurebench.generate import closure as closure_gen
-from closurebench.generate.grit import LAYOUTS, SPLITS, GritConfig, write_split
+from closurebench.generate.grit import LAYOUTS, REGIMES, SPLITS, GritConfig, write_split
+from closurebench.tasks.closure.base import check_wording
 from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
 app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
@@ -74,24 +81,33 @@ def grit_cmd(
             "resampled; the manifest records the limit and the resamples it caused.",
         ),
     ] = DEFAULT_TIME_LIMIT,
+    regime: Annotated[
+        str | None,
+        typer.Option(
+            "--regime",
+            help=f"Structural draw: one of {', '.join(REGIMES)}. app-h: p 0.28-0.44, "
+            "undirected shortest-path graphs (the paper's measured test graphs; default for "
+            "test, large, ood); app-a: p 0.1-0.3, half directed (the paper's stated range; "
+            "default for train, and large before 0.3).",
+        ),
+    ] = None,
     density_min: Annotated[
         float | None,
         typer.Option(
             "--density-min",
-            help="Smallest Erdős–Rényi p (default: the split's preset; test/ood 0.28, "
-            "train/large 0.1).",
+            help="Smallest Erdős–Rényi p (default: the regime's; app-h 0.28, app-a 0.1).",
         ),
     ] = None,
     density_max: Annotated[
         float | None,
-        typer.Option("--density-max", help="Largest p (default: test/ood 0.44, train/large 0.3)."),
+        typer.Option("--density-max", help="Largest p (default: the regime's; 0.44, 0.3)."),
     ] = None,
     directed_share: Annotated[
         float | None,
         typer.Option(
             "--directed-share",
-            help="Share of shortest-path graphs drawn directed (default: test/ood 0, "
-            "train/large 0.5).",
+            help="Share of shortest-path graphs drawn directed (default: the regime's; "
+            "app-h 0, app-a 0.5).",
         ),
     ] = None,
     workers: Annotated[int, typer.Option(help="Worker processes (output unchanged).")] = 1,
@@ -117,6 +133,7 @@ def grit_cmd(
             n_min=n_min,
             n_max=n_max,
             time_limit=time_limit,
+            regime=regime,
             density_min=density_min,
             density_max=density_max,
             directed_share=directed_share,
@@ -231,6 +248,15 @@ def closure_cmd(
             "each in nl, json and matrix; --count sets the structures)."
         ),
     ] = None,
+    conventions: Annotated[
+        str,
+        typer.Option(
+            "--conventions",
+            help="How the 12 ambiguous categories' questions treat the source node: "
+            "explicit (default) says it in words ('not counting A itself'); implicit "
+            "leaves it unsaid, as the paper does. Answers unchanged; recorded in the manifest.",
+        ),
+    ] = "explicit",
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest.
 
@@ -243,6 +269,7 @@ def closure_cmd(
         typer.echo(f"error: levels {levels!r} must be comma-separated integers 1-3", err=True)
         raise typer.Exit(2) from None
     try:
+        check_wording(conventions, "--conventions")
         config = closure_gen.ClosureConfig(
             split=split,
             seed=seed,
@@ -257,6 +284,7 @@ def closure_cmd(
             answer_hints=answer_hints,
             workers=workers,
             subset=subset,
+            conventions=conventions,
         )
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -12,7 +12,15 @@ is one line on stdout; for every file, each structure it holds more than once is
     repeat     A.jsonl:closure-train-triangle_count-0017  A.jsonl:closure-train-...-0039  ...
 
 naming the first record of each file (or, for a repeat, the first and the repeating record)
-that holds it and the category or task. One file alone is checked for repeats only. Exit
+that holds it and the category or task. GRIT's OOD split also promises identifiers no other
+split draws (its scenarios' own name pools; held-out formats for random IDs and mixed
+identifiers), so for every pair of files each identifier (a display name or alias, ignoring
+case; the canonical naming ``0..n-1`` is shared by design and left out) that an OOD record
+of one file and a non-OOD record of the other both use is an ``identifier`` line::
+
+    identifier A.jsonl:grit-ood-00003-standard-random  B.jsonl:grit-train-00112-...  7342
+
+One file alone is checked for repeats only. Exit
 code 0 when nothing is found (one line saying so), 1 when anything is (a count on stderr)
 or a file cannot be read. The records of one item are not repeats of each other: a GRIT
 graph's 8 views (one ``graph_id``) and the ``-nl`` / ``-json`` / ``-matrix`` renderings of
@@ -40,6 +48,9 @@ class _Index:
     structures: dict[str, tuple[str, str]] = field(default_factory=dict)
     questions: dict[str, tuple[str, str]] = field(default_factory=dict)
     repeats: list[tuple[str, str, str]] = field(default_factory=list)
+    #: GRIT identifiers (casefolded) → first record using it, for OOD and other records.
+    held_out: dict[str, str] = field(default_factory=dict)
+    seen: dict[str, str] = field(default_factory=dict)
 
 
 def _item(record: ClosureInstance | GritInstance) -> str:
@@ -63,6 +74,10 @@ def _index(path: Path) -> _Index:
             index.repeats.append((index.structures[key][0], record.id, record.stratum))
         index.structures.setdefault(key, (record.id, record.stratum))
         index.questions.setdefault(record.question, (record.id, record.stratum))
+        if isinstance(record, GritInstance) and record.naming != "canonical":
+            side = index.held_out if record.split == "ood" else index.seen
+            for name in (*record.names, *record.aliases):
+                side.setdefault(name.casefold(), record.id)
     return index
 
 
@@ -86,6 +101,12 @@ def overlap_lines(files: list[Path]) -> list[str]:
             for key, (id_a, stratum) in a.items():
                 if key in b:
                     lines.append(f"{kind}  {pa}:{id_a}  {pb}:{b[key][0]}  {stratum}")
+        for (p_ood, ood), (p_other, other) in (((pa, ia), (pb, ib)), ((pb, ib), (pa, ia))):
+            for name, id_ood in ood.held_out.items():
+                if name in other.seen:
+                    lines.append(
+                        f"identifier {p_ood}:{id_ood}  {p_other}:{other.seen[name]}  {name}"
+                    )
     return lines
 
 
@@ -95,22 +116,24 @@ def check_overlap(
         typer.Argument(help="One or more JSONL dataset files (ClosureBench or GRIT)."),
     ],
 ) -> None:
-    """List structures a file repeats and structures (category/task, graph, anchors/params)
-    and questions files share."""
+    """List structures a file repeats, and structures (category/task, graph, anchors/params),
+    questions and OOD identifiers files share."""
     lines = overlap_lines(files)
     for line in lines:
         typer.echo(line)
     if lines:
-        repeats = sum(line.startswith("repeat") for line in lines)
-        structures = sum(line.startswith("structure") for line in lines)
-        questions = len(lines) - structures - repeats
+        counts = {
+            kind: sum(line.startswith(kind) for line in lines)
+            for kind in ("repeat", "structure", "question", "identifier")
+        }
         typer.echo(
-            f"{repeats} repeated structure(s) within a file, {structures} shared structure(s), "
-            f"{questions} shared question(s)",
+            f"{counts['repeat']} repeated structure(s) within a file, {counts['structure']} "
+            f"shared structure(s), {counts['question']} shared question(s), "
+            f"{counts['identifier']} OOD identifier(s) used outside OOD",
             err=True,
         )
         raise typer.Exit(1)
     if len(files) == 1:
         typer.echo(f"no repeated structures in {files[0]}")
     else:
-        typer.echo(f"no shared structures or questions among {len(files)} files")
+        typer.echo(f"no shared structures, questions or OOD identifiers among {len(files)} files")

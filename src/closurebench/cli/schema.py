@@ -1,10 +1,12 @@
-"""``closurebench schema closure|grit|result``: print a record's JSON Schema.
+"""``closurebench schema closure|grit|result|sft|grpo``: print a record's JSON Schema.
 
 ::
 
     closurebench schema closure            # the ClosureBench instance record
     closurebench schema grit               # the GRIT instance record
     closurebench schema result             # one line of RUN_DIR/results.jsonl
+    closurebench schema sft                # one line of `closurebench export sft`
+    closurebench schema grpo               # one line of `closurebench export grpo`
     closurebench schema closure --validate DATA.jsonl   # check a file against it
 
 Every generated split also writes its schema beside ``manifest.json``.
@@ -22,7 +24,7 @@ __all__ = ["schema_cmd"]
 
 
 def schema_cmd(
-    name: Annotated[str, typer.Argument(help="Which record: closure, grit or result.")],
+    name: Annotated[str, typer.Argument(help="Which record: closure, grit, result, sft or grpo.")],
     validate: Annotated[
         Path | None,
         typer.Option("--validate", help="Validate every line of this JSONL file instead."),
@@ -32,7 +34,7 @@ def schema_cmd(
     from closurebench.errors import ClosureBenchError
     from closurebench.generate.io import iter_instances
     from closurebench.jsonl import iter_objects
-    from closurebench.schema import SCHEMAS, parse_result, schema_for
+    from closurebench.schema import SCHEMAS, parse_result, parse_training, schema_for
 
     if name not in SCHEMAS:
         typer.echo(f"error: unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}", err=True)
@@ -45,6 +47,10 @@ def schema_cmd(
         if name == "result":
             for lineno, obj in iter_objects(validate, what=f"{name} file"):
                 parse_result(obj, f"{validate}:{lineno}")
+                count += 1
+        elif name in ("sft", "grpo"):
+            for lineno, obj in iter_objects(validate, what=f"{name} file"):
+                parse_training(obj, name, f"{validate}:{lineno}")
                 count += 1
         else:
             # The dataset loader: every line validated, ids unique, UTF-8.

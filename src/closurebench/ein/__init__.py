@@ -61,12 +61,14 @@ from closurebench.ein.errors import (
 from closurebench.ein.evaluator import EinResult, evaluate
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 from closurebench.ein.parser import parse, with_source
-from closurebench.ein.reference import syntax_card
+from closurebench.ein.reference import EIN_CARDS, PAPER_CARD, ein_card, syntax_card
 from closurebench.ein.shapes import check_program
 from closurebench.ein.values import format_value, to_json_value
 
 __all__ = [
     "DEFAULT_LIMITS",
+    "EIN_CARDS",
+    "PAPER_CARD",
     "ArgumentError",
     "ArityError",
     "DivisionByZeroError",
@@ -85,6 +87,7 @@ __all__ = [
     "ShapeError",
     "UnknownNameError",
     "check",
+    "ein_card",
     "format_value",
     "parse",
     "run",

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
+from closurebench.evaluate.figures import FiguresError, figure_view, summary_figures
 from closurebench.jsonl import Line, repair, scan
 from closurebench.schema import (
     META_FIELDS,
@@ -324,7 +325,15 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     instances. ``harness_deaths`` counts the results whose reply a harness process died
     while handling (:mod:`closurebench.evaluate.journal`): ``recorded_wrong`` were given
     up and are answered ``wrong`` (in every denominator; up to three ids under
-    ``examples``), ``survived`` were handled again and finished.
+    ``examples``), ``survived`` were handled again and finished. ``figures`` holds the
+    mode figures of the answered results per suite
+    (:class:`~closurebench.schema.summary.SummaryFigures`, computed by
+    :func:`~closurebench.evaluate.figures.summary_figures`, as the report's program and
+    GRAIN tables are): a program mode's execution rate, error classes and execution
+    failures, an agent mode's rounds and tool calls per episode, structure recovery
+    (mean ``s_inv``, the Table 19 classes) and episode ends with the cut ones. Should a
+    result's structure score be unreadable, ``figures`` is null and ``figures_error``
+    says which result.
 
     Args:
         results: Result objects (the JSON form, e.g. from :func:`iter_results`; any
@@ -342,6 +351,7 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     examples: list[str] = []
     gave_up = survived = 0
     gave_up_ids: list[str] = []
+    views: list[dict[str, Any]] = []  # what the mode figures read of each answered result
     first: dict[str, Any] | None = None
     for r in results:
         if first is None:
@@ -376,8 +386,16 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         outcome = str(r.get("outcome"))
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
         latencies.append(float(r.get("latency_s") or 0.0))
+        view = figure_view(r)
+        if view is not None:
+            views.append(view)
     first = first or {}
     errors = total - answered
+    figures_error: dict[str, str] = {}
+    try:
+        figures: dict[str, Any] | None = summary_figures(views).model_dump(mode="json")
+    except FiguresError as exc:
+        figures, figures_error = None, {"figures_error": str(exc)}
     return {
         "counts": {"total": total, "answered": answered, "errors": errors},
         "complete": errors == 0,
@@ -409,6 +427,8 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         "mode": first.get("mode"),
         "settings": first.get("settings"),
         "suites": sorted(suites),
+        "figures": figures,
+        **figures_error,
     }
 
 

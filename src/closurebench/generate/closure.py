@@ -47,7 +47,15 @@ Instance ``i`` of category ``c`` in split ``s`` is built in two stages.
    (:func:`closurebench.surface.closure.certify`) reads the question back.
 
 Questions carry no per-category answer form unless ``answer_hints`` is set (recorded
-in every record and in the manifest).
+in every record and in the manifest). ``conventions="implicit"`` asks the 12 ambiguous
+categories (ambiguity ``count`` or ``set``) without their source-inclusion statement,
+as the paper does (each task's ``implicit_template``: "How many accounts can A reach
+through a chain of payments?" instead of "..., not counting A itself?"); the reference
+answer and ``alt_answer`` do not change, every question is still read back by the
+reader in that wording, and no draw depends on it, so an implicit split holds the same
+structures, labels and surfaces as the explicit one. The manifest records it under
+``arguments.conventions`` (absent: ``explicit``, the default, so default output keeps
+its bytes).
 
 ``workers > 1`` computes the categories' structures in that many processes, then the
 instances, and gives byte-identical output: each instance is first rendered as if no
@@ -90,7 +98,14 @@ from closurebench.seeding import derive_seed, rng
 from closurebench.structures.closure import ClosureStructure
 from closurebench.surface.closure import ENCODINGS, certify, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
-from closurebench.tasks.closure.base import TIMINGS, Answer, ClosureTask, Verified, verify
+from closurebench.tasks.closure.base import (
+    TIMINGS,
+    Answer,
+    ClosureTask,
+    Verified,
+    check_wording,
+    verify,
+)
 
 __all__ = [
     "MODAL_CAP",
@@ -174,6 +189,11 @@ class ClosureConfig:
         encodings: Encodings to draw from (``nl``, ``json``, ``matrix``).
         answer_hints: End each question with its category's answer form (off by
             default, as in the paper; recorded in every record and the manifest).
+        conventions: ``"explicit"`` (default): every question states the
+            source-inclusion convention in words; ``"implicit"``: the 12 ambiguous
+            categories leave it unsaid, as the paper's questions do (recorded in the
+            manifest; answers unchanged). One of
+            :data:`~closurebench.tasks.closure.base.WORDINGS`.
         workers: Processes (1 = in-process); does not change the output.
         subset: A named subset (:data:`SUBSETS`) instead of the whole split; ``count``
             then counts its structures.
@@ -192,10 +212,12 @@ class ClosureConfig:
     answer_hints: bool = False
     workers: int = 1
     subset: str | None = None
+    conventions: str = "explicit"
 
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise ConfigError(f"split {self.split!r} is unknown; choose one of {', '.join(SPLITS)}")
+        check_wording(self.conventions)
         if self.n_max is None:
             object.__setattr__(self, "n_max", N_MAX.get(self.split, 10))
         if self.subset is not None and self.subset not in SUBSETS:
@@ -574,7 +596,11 @@ def _render_instance(
         sg = rng(surface)
         drawn = config.encodings[int(sg.integers(len(config.encodings)))]
         rendered = render_closure(
-            s, g=sg, encoding=encoding or drawn, answer_hints=config.answer_hints
+            s,
+            g=sg,
+            encoding=encoding or drawn,
+            answer_hints=config.answer_hints,
+            conventions=config.conventions,
         )
         if seen is None or rendered.question not in seen:
             break
@@ -751,7 +777,9 @@ def manifest(
 
     Also the modal share per non-boolean category (:func:`modal_shares`) and the
     splits whose structures this one avoids (``avoids_structures_of``: each with the
-    instances per category it covers).
+    instances per category it covers). ``arguments`` leaves out ``workers`` (it does not
+    change the output), ``subset`` when unset and ``conventions`` when ``explicit`` (so
+    manifests of default splits keep their bytes; absent means ``explicit``).
     """
     booleans = [r.answer for r in records if r.result_type is ResultType.BOOLEAN]
     return {
@@ -761,8 +789,11 @@ def manifest(
         "arguments": {
             k: list(v) if isinstance(v, tuple) else v
             for k, v in asdict(config).items()
-            # workers does not change the output; subset only when set (older manifests)
-            if k != "workers" and not (k == "subset" and v is None)
+            # workers does not change the output; subset only when set and conventions
+            # only when not the default (older manifests, default output unchanged)
+            if k != "workers"
+            and not (k == "subset" and v is None)
+            and not (k == "conventions" and v == "explicit")
         },
         "files": {file: {"sha256": sha256, "records": len(records)}},
         "records": len(records),

@@ -2,38 +2,45 @@
 
 Split specs follow ``spec/grit.md`` (paper Table 1):
 
-=====  ========  ======  =========================  ===========  ===============
-split  n range   graphs  scenarios                  ER p         directed SP
-=====  ========  ======  =========================  ===========  ===============
-train  4-40      2,160   the 31 in-distribution     0.10-0.30    half
-test   10-40     345     the 31 in-distribution     0.28-0.44    none (App. G)
-large  40-60     120     the 31 in-distribution     0.10-0.30    half
-ood    10-40     180     the 24 held-out (OOD)      0.28-0.44    none
-=====  ========  ======  =========================  ===========  ===============
+=====  ========  ======  =========================  ======================================
+split  n range   graphs  scenarios                  regime (ER p, directed shortest path)
+=====  ========  ======  =========================  ======================================
+train  4-40      2,160   the 31 in-distribution     ``app-a`` (0.10-0.30, half)
+test   10-40     345     the 31 in-distribution     ``app-h`` (0.28-0.44, none: App. G)
+large  40-60     120     the 31 in-distribution     ``app-h`` (0.28-0.44, none)
+ood    10-40     180     the 24 held-out (OOD)      ``app-h`` (0.28-0.44, none)
+=====  ========  ======  =========================  ======================================
+
+Regimes (:data:`REGIMES`). A regime is the structural draw other than size: the
+Erdős–Rényi edge probability range and the share of shortest-path graphs drawn directed.
+``large`` and ``ood`` are drawn in ``test``'s regime, so that test→large changes only the
+size and test→OOD only the scenarios and identifiers (before 0.3 ``large`` was drawn in
+``app-a``, mixing size with density and direction; ``regime="app-a"`` / ``--regime app-a``
+gives that draw back). ``density_min`` / ``density_max`` / ``directed_share`` override
+single parts of the regime; the manifest records the regime and the effective values.
 
 Density (issue 11). The paper contradicts itself: App. A says the Erdős–Rényi edge
 probability is ``p in [0.1, 0.3]``, but App. H's statistics of the 2,760 test graphs it
 evaluated on show a mean density ``2|E| / (|V|(|V| - 1))`` of 0.457-0.470 in every size
 bucket and 34 / 72 / 146 / 285 mean edges at 10-15 / 16-20 / 21-30 / 31-40 nodes, which
 ``p in [0.1, 0.3]`` cannot give (about 0.21 with complete TSP graphs counted in). The
-``test`` preset follows App. H, what the paper's numbers were measured on: ``p`` uniform
+``app-h`` regime follows App. H, what the paper's numbers were measured on: ``p`` uniform
 in :data:`~closurebench.tasks.grit.base.APP_H_DENSITY` (0.28-0.44) for the non-TSP tasks,
 which with the complete TSP graphs gives a mean density of ~0.47 and 33 / 73 / 148 / 294
 mean edges per bucket (App. H's tertile cut points are not reproduced: the paper does not
-give the distribution). ``ood`` uses the same preset, so the test-vs-OOD gap measures the
-surface (unseen scenarios and identifiers), not the structure. ``train`` and ``large``
-keep App. A's range (for ``large``, n up to 60 at App. H density is the exact solvers'
-hard case). Both ends are knobs (``density_min`` / ``density_max``: pass 0.1 and 0.3
-for App. A everywhere, or 0.28 and 0.44 for App. H); the manifest records the range
-used, ``density_note`` and, per task, the mean density and mean edge count
-(``density_stats``).
+give the distribution). ``test``, ``large`` and ``ood`` use it, so the test-vs-OOD gap
+measures the surface (unseen scenarios and identifiers) and test-vs-large the size, not
+the structure; ``train`` keeps App. A's range (the ``app-a`` regime). The exact solvers
+prove the large split at App. H density in about 15 s for its 120 graphs on 2 cores. Both
+ends are knobs (``density_min`` / ``density_max``, or a whole ``regime``); the manifest
+records the range used, ``density_note`` and, per task, the mean density and mean edge
+count (``density_stats``).
 
 Direction. App. G and H describe the test graphs as connected and undirected, so the
-``test`` and ``ood`` presets draw every shortest-path graph undirected
-(``directed_share`` 0); ``train`` and ``large`` keep half of them directed (strongly
-connected), which the manifest records (``directed`` count per task in
-``density_stats``). The draw that decides the direction is made either way, so changing
-the share changes no other graph.
+``app-h`` regime draws every shortest-path graph undirected (``directed_share`` 0);
+``app-a`` (``train``) keeps half of them directed (strongly connected), which the
+manifest records (``directed`` count per task in ``density_stats``). The draw that
+decides the direction is made either way, so changing the share changes no other graph.
 
 Layout (how many graphs each task gets). The ``paper`` layout (:data:`LAYOUTS`, the
 default) gives each task its share of the split as the paper has it: the test split's
@@ -110,11 +117,13 @@ from closurebench.tasks.grit.base import (
 __all__ = [
     "DENSITY_NOTE",
     "LAYOUTS",
+    "REGIMES",
     "SPLITS",
     "STAGES",
     "GraphJob",
     "GraphResult",
     "GritConfig",
+    "Regime",
     "SplitSpec",
     "apportion",
     "canonical_json",
@@ -138,6 +147,32 @@ _REDRAWS = 100
 
 
 @dataclass(frozen=True)
+class Regime:
+    """The structural draw of a split other than its size.
+
+    Attributes:
+        name: Regime name (a key of :data:`REGIMES`).
+        density: ``(lo, hi)`` range of the Erdős–Rényi edge probability ``p``.
+        directed_share: Probability that a shortest-path graph is drawn directed.
+        source: Where the paper states it.
+    """
+
+    name: str
+    density: tuple[float, float]
+    directed_share: float
+    source: str
+
+
+#: The two regimes the paper describes: App. A's stated range and App. H's measured one.
+REGIMES: dict[str, Regime] = {
+    "app-h": Regime(
+        "app-h", APP_H_DENSITY, 0.0, "App. H statistics of the test graphs; App. G undirected"
+    ),
+    "app-a": Regime("app-a", DEFAULT_DENSITY, DEFAULT_DIRECTED_SHARE, "App. A, p in [0.1, 0.3]"),
+}
+
+
+@dataclass(frozen=True)
 class SplitSpec:
     """One row of the spec's split table.
 
@@ -146,8 +181,7 @@ class SplitSpec:
         n_min, n_max: Inclusive node-count range.
         graphs: Number of base graphs in the ``even`` layout (each yields 8 questions).
         scenarios: ``"in_distribution"`` or ``"ood"`` (which scenario set to draw from).
-        density: Default ``(lo, hi)`` range of the Erdős–Rényi ``p``.
-        directed_share: Default probability that a shortest-path graph is directed.
+        regime: Default regime (a key of :data:`REGIMES`).
         paper_task_graphs: ``(task, graphs)`` of the tasks whose graph count in the
             ``paper`` layout differs from the even share ``graphs / 6``.
     """
@@ -157,8 +191,7 @@ class SplitSpec:
     n_max: int
     graphs: int
     scenarios: str
-    density: tuple[float, float] = DEFAULT_DENSITY
-    directed_share: float = DEFAULT_DIRECTED_SHARE
+    regime: str = "app-h"
     paper_task_graphs: tuple[tuple[str, int], ...] = ()
 
     def task_graphs(self, layout: str = "paper") -> dict[str, int]:
@@ -182,23 +215,22 @@ class SplitSpec:
 
 
 SPLITS: dict[str, SplitSpec] = {
-    "train": SplitSpec("train", 4, 40, 2160, "in_distribution"),
-    "test": SplitSpec(
-        "test", 10, 40, 360, "in_distribution", APP_H_DENSITY, 0.0, (("vertex_cover", 45),)
-    ),
-    "large": SplitSpec("large", 40, 60, 120, "in_distribution"),
-    "ood": SplitSpec("ood", 10, 40, 180, "ood", APP_H_DENSITY, 0.0),
+    "train": SplitSpec("train", 4, 40, 2160, "in_distribution", "app-a"),
+    "test": SplitSpec("test", 10, 40, 360, "in_distribution", "app-h", (("vertex_cover", 45),)),
+    "large": SplitSpec("large", 40, 60, 120, "in_distribution", "app-h"),
+    "ood": SplitSpec("ood", 10, 40, 180, "ood", "app-h"),
 }
 
 #: Why the presets' densities differ (recorded in every manifest).
 DENSITY_NOTE = (
     "The paper contradicts itself: App. A draws Erdos-Renyi p in [0.1, 0.3], but App. H "
     "reports its test graphs at mean density ~0.46 (34/72/146/285 mean edges at "
-    "10-15/16-20/21-30/31-40 nodes), which p in [0.1, 0.3] cannot give. The test and ood "
-    "presets follow App. H (p in [0.28, 0.44], complete TSP graphs included: mean density "
-    "~0.47) and draw undirected shortest-path graphs (App. G); train and large keep "
-    "App. A's range and half of their shortest-path graphs directed. Set "
-    "density_min/density_max to choose."
+    "10-15/16-20/21-30/31-40 nodes), which p in [0.1, 0.3] cannot give. The test, large "
+    "and ood splits are drawn in the app-h regime (p in [0.28, 0.44], complete TSP graphs "
+    "included: mean density ~0.47; undirected shortest-path graphs, App. G), so that "
+    "test-to-large changes only size and test-to-ood only scenarios and identifiers; "
+    "train keeps App. A's range and half of its shortest-path graphs directed (app-a). "
+    "Set regime, or density_min/density_max/directed_share, to choose."
 )
 
 
@@ -213,10 +245,10 @@ class GritConfig:
             records. Apportioned over ``tasks`` by the layout's per-task graphs.
         tasks: Subset of task names (default: all six, in registry order).
         n_min, n_max: Override the split's node range (inclusive).
-        density_min, density_max: Override the ends of the split's Erdős–Rényi edge
-            probability range (``0 < density_min <= density_max <= 1``; see the module
-            docstring for the presets).
-        directed_share: Override the split's probability that a shortest-path graph is
+        regime: A key of :data:`REGIMES` (default: the split's, see the module docstring).
+        density_min, density_max: Override the ends of the regime's Erdős–Rényi edge
+            probability range (``0 < density_min <= density_max <= 1``).
+        directed_share: Override the regime's probability that a shortest-path graph is
             directed (0 to 1).
         time_limit: Seconds per exact solve (and its cross-check) before a graph is
             resampled.
@@ -231,6 +263,7 @@ class GritConfig:
     tasks: tuple[str, ...] | None = None
     n_min: int | None = None
     n_max: int | None = None
+    regime: str | None = None
     density_min: float | None = None
     density_max: float | None = None
     directed_share: float | None = None
@@ -241,6 +274,11 @@ class GritConfig:
     def __post_init__(self) -> None:
         if self.split not in SPLITS:
             raise ConfigError(f"split {self.split!r} is unknown; choose one of {list(SPLITS)}")
+        if self.regime is not None and self.regime not in REGIMES:
+            raise ConfigError(
+                f"regime={self.regime!r} is unknown; choose one of {', '.join(REGIMES)} "
+                "(app-h: the paper's measured test graphs; app-a: its stated p in [0.1, 0.3])"
+            )
         if self.layout not in LAYOUTS:
             raise ConfigError(
                 f"layout={self.layout!r} is unknown; choose one of {', '.join(LAYOUTS)} "
@@ -285,10 +323,10 @@ class GritConfig:
             object.__setattr__(self, name, float(value))
         lo, hi = self.density
         if not (0.0 < lo <= hi <= 1.0):
-            preset = self.spec.density
+            preset = self.regime_spec.density
             raise ConfigError(
                 f"density range {lo:g}..{hi:g} is invalid; need 0 < --density-min <= "
-                f"--density-max <= 1 (the {self.spec.name} split's preset is "
+                f"--density-max <= 1 (the {self.regime_spec.name} regime's range is "
                 f"{preset[0]:g}..{preset[1]:g}; pass both ends to leave it)"
             )
         share = self.directed_share
@@ -299,9 +337,19 @@ class GritConfig:
             )
 
     @property
+    def regime_spec(self) -> Regime:
+        """The regime drawn in: :attr:`regime`, else the split's.
+
+        Example:
+            >>> GritConfig(split="large").regime_spec.name, GritConfig(split="train").density
+            ('app-h', (0.1, 0.3))
+        """
+        return REGIMES[self.regime or self.spec.regime]
+
+    @property
     def density(self) -> tuple[float, float]:
         """Effective ``(lo, hi)`` Erdős–Rényi edge probability range."""
-        lo, hi = self.spec.density
+        lo, hi = self.regime_spec.density
         return (
             lo if self.density_min is None else float(self.density_min),
             hi if self.density_max is None else float(self.density_max),
@@ -310,7 +358,8 @@ class GritConfig:
     @property
     def directed(self) -> float:
         """Effective probability that a shortest-path graph is directed."""
-        return self.spec.directed_share if self.directed_share is None else self.directed_share
+        share = self.directed_share
+        return self.regime_spec.directed_share if share is None else share
 
     @property
     def spec(self) -> SplitSpec:
@@ -354,6 +403,7 @@ class GritConfig:
         for key in ("workers", "density_min", "density_max"):
             d.pop(key)
         d["tasks"] = list(self.task_names)
+        d["regime"] = self.regime_spec.name
         d["density"] = list(self.density)
         d["directed_share"] = self.directed
         d["count"] = self.graphs

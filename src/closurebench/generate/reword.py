@@ -3,7 +3,10 @@
 The paper's surface-vs-structure argument needs the same question asked again in other
 words: the same graph, anchors and answer, with new labels, frame, style and edge order.
 :func:`reword_records` keeps every record's structure (category, graph(s), anchors,
-structural seed, id, encoding and answer-hint setting) and draws a new surface from
+structural seed, id, encoding, answer-hint setting, and the wording of the query: a
+question generated with ``--conventions implicit`` is re-worded implicitly, as the
+reader finds it, :func:`~closurebench.surface.closure.read_wording`; a question it
+cannot read, from an older release, is re-worded explicitly) and draws a new surface from
 ``derive_seed(surface_seed, "reword", id, r)``, ``r`` counting redraws made only when
 the new question would equal the old one or another question of the output. Each
 record is checked as a freshly generated one is:
@@ -41,7 +44,7 @@ from closurebench.jsonl import clean
 from closurebench.schema import ClosureInstance, GritInstance
 from closurebench.seeding import derive_seed, rng
 from closurebench.structures.closure import ClosureStructure
-from closurebench.surface.closure import certify, render_closure
+from closurebench.surface.closure import ReadError, certify, read_wording, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import verify
 
@@ -83,6 +86,10 @@ def reword_record(
             f"says answer_ids={record.answer_ids!r}; the file was edited or is corrupt - "
             "regenerate it"
         )
+    try:
+        wording = read_wording(record.question, record.category)
+    except ReadError:  # an older release's wording: re-worded in today's explicit one
+        wording = "explicit"
     seen = taken if taken is not None else set()
     for redraw in range(REDRAWS):
         seed = derive_seed(surface_seed, "reword", record.id, redraw)
@@ -91,6 +98,7 @@ def reword_record(
             g=rng(seed),
             encoding=str(record.encoding),
             answer_hints=record.answer_hints,
+            conventions=wording,
         )
         if rendered.question != record.question and rendered.question not in seen:
             break

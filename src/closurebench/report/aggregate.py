@@ -17,16 +17,20 @@ This module loads runs and computes the
 quantities the report tables and figures show: accuracies with Wilson 95% intervals,
 outcome shares, token and latency statistics, the GRIT robustness measures as GRAIN
 computes them (per naming scheme with the *sample* variance across schemes, per form
-with the standard-vs-realistic gap, the test-vs-OOD gap, a macro average over tasks,
+with the standard-vs-realistic gap, the test-vs-OOD gap — within a run, or across two
+runs of one model and mode (:func:`split_pairs`) — a macro average over tasks,
 accuracy by |V| bin), accuracy by density bin, and the chain-of-thought
 self-correction markers of each response (counted while loading, before the texts are
-dropped).
+dropped). A program or agent run's own figures (execution rate and error classes;
+tool calls, structure recovery and episode ends) come from
+:mod:`closurebench.evaluate.figures`, the functions ``summary.json`` is written with
+(:func:`program_stats` is :func:`~closurebench.evaluate.figures.program_figures`).
 
-Fields a result may lack (``density`` and ``split`` are not among the result
-record's :data:`~closurebench.schema.META_FIELDS`; ``lenient_directional`` only in runs
-scored since the directional column exists) can be joined from the dataset files the
-run was made from (:func:`attach_instances`); tables that need them are left out when
-no record has them.
+Fields a result may lack (``density`` and ``split`` in results written before they were
+recorded — a GRIT result's ``density``, its graph's, only since GRAIN Table 20's density
+panel exists; ``lenient_directional`` only in runs scored since the directional column
+exists) can be joined from the dataset files the run was made from
+(:func:`attach_instances`); tables that need them are left out when no record has them.
 
 Example:
     >>> recs = [{"outcome": "strict_correct", "strict": True, "lenient": True, "level": 1},
@@ -51,9 +55,18 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ClosureBenchError, DatasetFileError
+from closurebench.evaluate.figures import (
+    harness_gave_up,
+    is_lenient,
+    is_strict,
+    result_suite,
+)
+from closurebench.evaluate.figures import program_figures as program_stats
 from closurebench.jsonl import scan
 from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
+from closurebench.schema.summary import PROGRAM_ERROR_CLASSES
+from closurebench.schema.summary import ProgramFigures as ProgramStats
 
 __all__ = [
     "DENSITY_BINS",
@@ -70,6 +83,7 @@ __all__ = [
     "ReportError",
     "Run",
     "SelfCorrectionStats",
+    "SplitPair",
     "TokenStats",
     "accuracy",
     "accuracy_by",
@@ -80,6 +94,7 @@ __all__ = [
     "directional_accuracy",
     "form_gap",
     "group_by",
+    "group_by_bin",
     "harness_gave_up",
     "is_lenient",
     "is_strict",
@@ -94,6 +109,7 @@ __all__ = [
     "sample_variance",
     "self_correction_stats",
     "split_gap",
+    "split_pairs",
     "suite_records",
     "token_stats",
     "wilson_interval",
@@ -101,8 +117,6 @@ __all__ = [
 
 OUTCOMES: tuple[Outcome, ...] = MODEL_OUTCOMES
 """The five mutually exclusive response outcomes, in table order (``error`` is not one)."""
-
-_LENIENT_OUTCOMES = (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY)
 
 NAMING_ORDER: tuple[str, ...] = ("canonical", "random", "semantic", "mixed")
 """GRIT naming schemes, in table order (unknown schemes sort after these)."""
@@ -435,19 +449,6 @@ def _sandbox_info(run_dir: Path, summary: dict[str, Any] | None) -> dict[str, An
     return dict(found) if isinstance(found, dict) else None
 
 
-def harness_gave_up(rec: dict[str, Any]) -> bool:
-    """Whether a record was given up on because the harness died handling its reply.
-
-    Example:
-        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": {"count": 2, "gave_up": True}})
-        True
-        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": None})
-        False
-    """
-    deaths = rec.get("harness_deaths")
-    return isinstance(deaths, dict) and bool(deaths.get("gave_up"))
-
-
 def load_runs(paths: Iterable[str | Path]) -> list[Run]:
     """Load several run directories; duplicate labels get the directory name appended.
 
@@ -464,30 +465,6 @@ def load_runs(paths: Iterable[str | Path]) -> list[Run]:
         if counts[run.label] > 1:
             run.label = f"{run.label} ({run.path.name})"
     return runs
-
-
-def is_strict(rec: dict[str, Any]) -> bool:
-    """Whether a record is correct under strict scoring.
-
-    Example:
-        >>> is_strict({"outcome": "strict_correct"}), is_strict({"outcome": "lenient_only"})
-        (True, False)
-    """
-    if "strict" in rec and rec["strict"] is not None:
-        return bool(rec["strict"])
-    return rec.get("outcome") == Outcome.STRICT_CORRECT
-
-
-def is_lenient(rec: dict[str, Any]) -> bool:
-    """Whether a record is correct under lenient scoring (the reported accuracy).
-
-    Example:
-        >>> is_lenient({"outcome": "lenient_only"}), is_lenient({"outcome": "wrong"})
-        (True, False)
-    """
-    if "lenient" in rec and rec["lenient"] is not None:
-        return bool(rec["lenient"])
-    return rec.get("outcome") in _LENIENT_OUTCOMES
 
 
 def accuracy(records: Sequence[dict[str, Any]], strict: bool = False) -> Rate:
@@ -551,16 +528,7 @@ def suite_records(run: Run, suite: str) -> list[dict[str, Any]]:
         (1, 1)
     """
 
-    def which(rec: dict[str, Any]) -> str | None:
-        if rec.get("suite"):
-            return str(rec["suite"])
-        if rec.get("level") is not None:
-            return "closure"
-        if rec.get("naming") or rec.get("form"):
-            return "grit"
-        return None
-
-    return [r for r in run.records if which(r) == suite]
+    return [r for r in run.records if result_suite(r) == suite]
 
 
 def outcome_shares(records: Sequence[dict[str, Any]]) -> dict[str, float]:
@@ -654,94 +622,7 @@ def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
     )
 
 
-#: The paper's §4.5 classes of a wrong program answer, in table order.
-PROGRAM_ERROR_CLASSES: tuple[str, ...] = ("graph_reading", "logic", "execution")
 _PROGRAM_TEXTS = frozenset({"program", "stdout_head"})
-
-
-@dataclass(frozen=True)
-class ProgramStats:
-    """Execution and error analysis of a program-mode run (paper §4.5, Table 6).
-
-    Attributes:
-        responses: Program-mode responses.
-        executed: Responses whose program ran to its end (``exec_outcome == "ok"``).
-        wrong: Responses not lenient-correct.
-        classes: Wrong responses per §4.5 class (:data:`PROGRAM_ERROR_CLASSES`).
-        failures: Failed executions per outcome (``syntax_error``, ``timeout``, ...;
-            ``harness_died`` for a reply recorded wrong because the harness died running
-            it).
-        exec_seconds_mean: Mean sandbox wall time per executed program (nan if none).
-    """
-
-    responses: int
-    executed: int
-    wrong: int
-    classes: dict[str, int]
-    failures: dict[str, int]
-    exec_seconds_mean: float
-
-    @property
-    def exec_rate(self) -> float:
-        """Executed programs, % of responses (nan when none)."""
-        return 100.0 * self.executed / self.responses if self.responses else math.nan
-
-
-def program_stats(records: Sequence[dict[str, Any]]) -> ProgramStats:
-    """Execution rate, §4.5 error classes and execution failures of program-mode results.
-
-    Records without a program-mode ``extra`` (no ``exec_outcome``) are not counted, except
-    a program-mode record given up because the harness died while running its program
-    (:func:`harness_gave_up`): a failed execution, ``harness_died``, of class
-    ``execution``.
-
-    Example:
-        >>> recs = [{"outcome": "strict_correct", "extra": {"exec_outcome": "ok"}},
-        ...         {"outcome": "wrong", "extra": {"exec_outcome": "ok",
-        ...          "error_class": "graph_reading", "exec_seconds": 0.2}},
-        ...         {"outcome": "no_answer", "extra": {"exec_outcome": "timeout",
-        ...          "error_class": "execution"}}]
-        >>> st = program_stats(recs)
-        >>> st.executed, st.wrong, st.classes["graph_reading"], st.failures
-        (2, 2, 1, {'timeout': 1})
-    """
-    rows = [r["extra"] for r in records if isinstance(r.get("extra"), dict)]
-    progs = [
-        (rec, x)
-        for rec, x in zip(
-            [r for r in records if isinstance(r.get("extra"), dict)], rows, strict=True
-        )
-        if x.get("exec_outcome") is not None
-    ]
-    progs += [
-        (rec, {"exec_outcome": "harness_died", "error_class": "execution"})
-        for rec in records
-        if harness_gave_up(rec) and str(rec.get("mode") or "").startswith("program")
-    ]
-    classes = dict.fromkeys(PROGRAM_ERROR_CLASSES, 0)
-    failures: dict[str, int] = {}
-    seconds = []
-    executed = wrong = 0
-    for rec, x in progs:
-        if x["exec_outcome"] == "ok":
-            executed += 1
-            if x.get("exec_seconds") is not None:
-                seconds.append(float(x["exec_seconds"]))
-        else:
-            failures[str(x["exec_outcome"])] = failures.get(str(x["exec_outcome"]), 0) + 1
-        if not is_lenient(rec):
-            wrong += 1
-            cls = x.get("error_class")
-            if cls in classes:
-                classes[cls] += 1
-    return ProgramStats(
-        responses=len(progs),
-        executed=executed,
-        wrong=wrong,
-        classes=classes,
-        failures=dict(sorted(failures.items())),
-        exec_seconds_mean=math.fsum(seconds) / len(seconds) if seconds else math.nan,
-    )
 
 
 def latency_stats(records: Sequence[dict[str, Any]]) -> tuple[float, float]:
@@ -825,6 +706,123 @@ def split_gap(records: Sequence[dict[str, Any]], base: str = "test", other: str 
     return macro_accuracy(by[base]) - macro_accuracy(by[other])
 
 
+@dataclass(frozen=True)
+class SplitPair:
+    """The runs of one model and mode that hold its ``base`` and its ``other`` split results.
+
+    Made by :func:`split_pairs` when those results are not all in one run: one run holds
+    the test results and another the OOD results (GRAIN Table 3 run as two evaluations).
+
+    Attributes:
+        model: The runs' model.
+        mode: The runs' mode (``""`` when unknown).
+        base: The runs holding ``base_split`` results (GRIT), in the report's order.
+        other: The runs holding ``other_split`` results.
+        base_split: The split the gap starts from (``test``).
+        other_split: The split it subtracts (``ood``).
+    """
+
+    model: str
+    mode: str
+    base: tuple[Run, ...]
+    other: tuple[Run, ...]
+    base_split: str = "test"
+    other_split: str = "ood"
+
+    @property
+    def label(self) -> str:
+        """``model · mode`` (the model alone when the mode is unknown)."""
+        return f"{self.model} · {self.mode}" if self.mode else self.model
+
+    @property
+    def ambiguous(self) -> str | None:
+        """Why the runs cannot be paired (several runs on one side), or None.
+
+        Example:
+            >>> a, b, c = (Run(Path(p), p, "m", "direct", []) for p in "abc")
+            >>> SplitPair("m", "direct", (a, b), (c,)).ambiguous
+            'ambiguous: 2 runs hold test results (a, b); pass one run per split'
+            >>> SplitPair("m", "direct", (a,), (c,)).ambiguous is None
+            True
+        """
+        parts = [
+            f"{len(runs)} runs hold {split} results ({', '.join(r.label for r in runs)})"
+            for runs, split in ((self.base, self.base_split), (self.other, self.other_split))
+            if len(runs) > 1
+        ]
+        if not parts:
+            return None
+        return f"ambiguous: {' and '.join(parts)}; pass one run per split"
+
+    def records(self, which: str) -> list[dict[str, Any]]:
+        """The GRIT results of split ``which`` in the pair's one run of that split.
+
+        Args:
+            which: ``base_split`` or ``other_split``.
+
+        Returns:
+            Those results; ``[]`` when the pair is ambiguous.
+
+        Raises:
+            ValueError: ``which`` is neither of the pair's splits.
+        """
+        if which not in (self.base_split, self.other_split):
+            raise ValueError(
+                f"split {which!r} is neither {self.base_split!r} nor {self.other_split!r}"
+            )
+        runs = self.base if which == self.base_split else self.other
+        if self.ambiguous:
+            return []
+        return [r for r in suite_records(runs[0], "grit") if r.get("split") == which]
+
+    @property
+    def gap(self) -> float:
+        """:func:`split_gap` of the two runs' results together (nan when ambiguous)."""
+        return split_gap(
+            [*self.records(self.base_split), *self.records(self.other_split)],
+            self.base_split,
+            self.other_split,
+        )
+
+
+def split_pairs(runs: Sequence[Run], base: str = "test", other: str = "ood") -> list[SplitPair]:
+    """Runs of one model and mode whose ``base`` and ``other`` GRIT results lie apart.
+
+    Runs are grouped by ``(model, mode)``. A group yields a :class:`SplitPair` when it
+    has runs holding ``base`` results and runs holding ``other`` results, unless one run
+    alone holds both (its own row of the split table gives that gap). A pair with
+    several runs on one side is :attr:`SplitPair.ambiguous`: it is reported, not guessed.
+
+    Example:
+        >>> def grit(split):
+        ...     return [{"suite": "grit", "split": split, "task": "bfs", "outcome": "wrong"}]
+        >>> runs = [Run(Path("t"), "m (t)", "m", "cot", grit("test")),
+        ...         Run(Path("o"), "m (o)", "m", "cot", grit("ood")),
+        ...         Run(Path("x"), "x", "x", "cot", grit("test") + grit("ood"))]
+        >>> [(p.label, [r.label for r in p.base], [r.label for r in p.other])
+        ...  for p in split_pairs(runs)]
+        [('m · cot', ['m (t)'], ['m (o)'])]
+    """
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for run in runs:
+        groups.setdefault((run.model, run.mode), []).append(run)
+    out = []
+    for (model, mode), members in groups.items():
+
+        def holding(split: str, members: list[Run] = members) -> tuple[Run, ...]:
+            return tuple(
+                r for r in members if any(x.get("split") == split for x in suite_records(r, "grit"))
+            )
+
+        with_base, with_other = holding(base), holding(other)
+        if not with_base or not with_other:
+            continue
+        if len(with_base) == len(with_other) == 1 and with_base[0] is with_other[0]:
+            continue
+        out.append(SplitPair(model, mode, with_base, with_other, base, other))
+    return out
+
+
 def bin_label(bounds: tuple[float, float], integer: bool = True) -> str:
     """The label of a bin: ``10–15`` (inclusive integers) or ``0.2–0.3`` (``[lo, hi)``).
 
@@ -871,6 +869,34 @@ def accuracy_by_bin(
         >>> {k: r.fmt(ci=False) for k, r in accuracy_by_bin(recs, "n", SIZE_BINS).items()}
         {'10–15': '50.0', '16–20': '0.0'}
     """
+    groups = group_by_bin(records, key, bins, integer)
+    return {bin_label(bins[i], integer): accuracy(groups[i], strict) for i in groups}
+
+
+def group_by_bin(
+    records: Iterable[dict[str, Any]],
+    key: str,
+    bins: Sequence[tuple[float, float]],
+    integer: bool = True,
+) -> dict[int, list[dict[str, Any]]]:
+    """Records per bin of a numeric field: bin index -> records, in bin order.
+
+    Records without a number under ``key`` (a bool is none) or outside every bin are
+    left out, and so are bins without records.
+
+    Args:
+        records: Result records.
+        key: The numeric field (``n``, ``density``).
+        bins: ``(lo, hi)`` pairs in order: inclusive for ``integer``, else ``[lo, hi)``
+            (the last one closed).
+        integer: Whether the field holds integers.
+
+    Example:
+        >>> recs = [{"d": 0.1}, {"d": 0.314}, {"d": 1.0}, {"d": True}, {}]
+        >>> by = group_by_bin(recs, "d", ((0, 0.314), (0.314, 0.415), (0.415, 1)), False)
+        >>> {i: [r["d"] for r in rs] for i, rs in by.items()}
+        {0: [0.1], 1: [0.314], 2: [1.0]}
+    """
     groups: dict[int, list[dict[str, Any]]] = {}
     for rec in records:
         value = rec.get(key)
@@ -879,7 +905,7 @@ def accuracy_by_bin(
         idx = _bin_of(float(value), bins, integer)
         if idx is not None:
             groups.setdefault(idx, []).append(rec)
-    return {bin_label(bins[i], integer): accuracy(groups[i], strict) for i in sorted(groups)}
+    return dict(sorted(groups.items()))
 
 
 def _directional(rec: dict[str, Any]) -> bool | None:

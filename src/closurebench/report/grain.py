@@ -13,9 +13,12 @@ are left out), and :func:`grain_tables` returns none when no run has any.
   ``s_inv`` and the exact-graph rate over *all* agent results: an episode without a tool
   call recovered no structure and counts 0 in each (as the paper's rates are over all
   2,760 examples); the "Called" column gives the share that submitted a graph.
-* :func:`grain_structure_by_task_table` and :func:`grain_structure_by_size_table`
-  (Table 20, panel A: |V| buckets) break the same down, GRIT only. Table 20's density
-  panel needs the graph's density, which GRIT results do not carry; it is left out.
+* :func:`grain_structure_by_task_table`, :func:`grain_structure_by_size_table`
+  (Table 20, panel A: |V| buckets) and :func:`grain_structure_by_density_table` (Table
+  20, panel B: the paper's density tertiles, :data:`DENSITY_TERTILES`) break the same
+  down, GRIT only. A GRIT result records its graph's density (``2|E| / (|V|(|V|-1))``,
+  :attr:`~closurebench.schema.GritGraph.density`); older results get it from the
+  dataset file (``closurebench report --dataset``).
 * :func:`grain_decomposition_table` (Table 19): share of each class of
   :data:`~closurebench.scoring.structure.STRUCTURE_CLASSES`, plus "No call".
 * :func:`grain_efficiency_table` (the rounds/tokens/latency comparison of GRAIN Table 4):
@@ -23,6 +26,11 @@ are left out), and :func:`grain_tables` returns none when no run has any.
   p90), and accuracy.
 * :func:`grain_episode_table`: how episodes ended (share per ``agent_outcome``), and how
   many a token limit cut (:data:`CUT_OUTCOMES`).
+
+The figures are computed by :mod:`closurebench.evaluate.figures`
+(:func:`~closurebench.evaluate.figures.agent_figures`,
+:func:`~closurebench.evaluate.figures.structure_figures`), the functions that write them
+into the run's ``summary.json``, so the report and the summary cannot disagree.
 
 Accuracy per task, per naming scheme and per form of an agent run is already in the GRIT
 tables every run gets (:func:`~closurebench.report.tables.grit_task_table`,
@@ -50,6 +58,17 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from closurebench.evaluate.figures import (
+    AGENT_EXTRA_KEYS,
+    AGENT_OUTCOME_ORDER,
+    CUT_OUTCOMES,
+    FiguresError,
+    agent_figures,
+    extra_numbers,
+    is_agent_result,
+    outcome_sort_key,
+    structure_figures,
+)
 from closurebench.report.aggregate import (
     SIZE_BINS,
     Rate,
@@ -58,26 +77,26 @@ from closurebench.report.aggregate import (
     accuracy,
     bin_label,
     group_by,
+    group_by_bin,
     latency_stats,
     percentile,
     suite_records,
 )
 from closurebench.report.tables import Table, _num
-from closurebench.scoring.structure import (
-    NO_CALL,
-    STRUCTURE_CLASSES,
-    StructureScore,
-    aggregate_structure,
-)
+from closurebench.schema.summary import AgentFigures, StructureFigures
+from closurebench.scoring.structure import NO_CALL, STRUCTURE_CLASSES
 
 __all__ = [
     "AGENT_EXTRA_KEYS",
     "AGENT_OUTCOME_ORDER",
+    "CUT_OUTCOMES",
+    "DENSITY_TERTILES",
     "STRUCTURE_HEADERS",
     "agent_records",
     "grain_decomposition_table",
     "grain_efficiency_table",
     "grain_episode_table",
+    "grain_structure_by_density_table",
     "grain_structure_by_size_table",
     "grain_structure_by_task_table",
     "grain_structure_table",
@@ -86,21 +105,13 @@ __all__ = [
     "structure_summary",
 ]
 
-#: The ``extra`` keys that mark an agent-mode result.
-AGENT_EXTRA_KEYS: tuple[str, ...] = ("structure", "tool_calls", "agent_outcome")
-
-#: Known episode ends, in table order (others follow alphabetically).
-AGENT_OUTCOME_ORDER: tuple[str, ...] = (
-    "answered",
-    "no_answer",
-    "max_rounds",
-    "truncated",
-    "token_limit",
-    "invalid_call",
+#: GRAIN Table 20 panel B's density tertiles: ``(label, lo, hi)``, ``lo <= density < hi``
+#: (the last one closed): Low ``< 0.314``, Mid ``0.314–0.415``, High ``>= 0.415``.
+DENSITY_TERTILES: tuple[tuple[str, float, float], ...] = (
+    ("Low (<0.314)", 0.0, 0.314),
+    ("Mid (0.314–0.415)", 0.314, 0.415),
+    ("High (≥0.415)", 0.415, 1.0),
 )
-
-#: Episode ends that a token limit cut (a call cut mid-reply, or the episode budget spent).
-CUT_OUTCOMES: frozenset[str] = frozenset({"truncated", "token_limit"})
 
 #: Column headers of the decomposition classes (GRAIN Table 19's wording).
 STRUCTURE_HEADERS: dict[str, str] = {
@@ -115,36 +126,15 @@ STRUCTURE_HEADERS: dict[str, str] = {
 }
 
 
-def is_agent_result(rec: dict[str, Any]) -> bool:
-    """Whether a result record comes from the agent mode (``extra`` has an agent key).
-
-    Example:
-        >>> is_agent_result({"extra": {"structure": None}}), is_agent_result({"extra": {}})
-        (True, False)
-    """
-    extra = rec.get("extra")
-    return isinstance(extra, dict) and any(k in extra for k in AGENT_EXTRA_KEYS)
-
-
 def agent_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The agent-mode results among ``records`` (:func:`is_agent_result`)."""
     return [r for r in records if is_agent_result(r)]
 
 
-def _score(rec: dict[str, Any], where: str) -> StructureScore | None:
-    data = rec["extra"].get("structure")
-    if data is None:
-        return None
-    if not isinstance(data, dict):
-        raise ReportError(f"{where}: result {rec.get('id')!r}: extra.structure is not an object")
-    try:
-        return StructureScore.from_json(data)
-    except ValueError as exc:
-        raise ReportError(f"{where}: result {rec.get('id')!r}: {exc}") from None
-
-
-def structure_summary(records: Sequence[dict[str, Any]], where: str = "results") -> dict[str, Any]:
-    """:func:`~closurebench.scoring.structure.aggregate_structure` of agent results.
+def structure_summary(
+    records: Sequence[dict[str, Any]], where: str = "results"
+) -> StructureFigures:
+    """:func:`~closurebench.evaluate.figures.structure_figures` of agent results.
 
     Results whose ``extra.structure`` is null (no tool call) count under ``no_call``.
 
@@ -159,12 +149,21 @@ def structure_summary(records: Sequence[dict[str, Any]], where: str = "results")
         >>> s = {"node_f1": 1.0, "edge_f1": 0.5, "exact": False, "s_inv": 0.5,
         ...      "cls": "missing_edges"}
         >>> agg = structure_summary([{"extra": {"structure": s}}, {"extra": {"structure": None}}])
-        >>> agg["n"], agg["edge_f1"], agg["shares"]["missing_edges"], agg["counts"]["no_call"]
+        >>> agg.n, agg.edge_f1, agg.shares["missing_edges"], agg.counts["no_call"]
         (2, 0.25, 50.0, 1)
     """
-    scores = [_score(r, where) for r in records]
-    got = [s for s in scores if s is not None]
-    return aggregate_structure(got, no_call=len(scores) - len(got))
+    try:
+        return structure_figures(records)
+    except FiguresError as exc:
+        raise ReportError(f"{where}: {exc}") from None
+
+
+def _agent_figures(run: Run, records: Sequence[dict[str, Any]]) -> AgentFigures:
+    """:func:`~closurebench.evaluate.figures.agent_figures`, errors naming the run."""
+    try:
+        return agent_figures(records)
+    except FiguresError as exc:
+        raise ReportError(f"{run.path}: {exc}") from None
 
 
 def _agent_pairs(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str, Any]]]]:
@@ -187,16 +186,19 @@ def _title(suite: str, what: str, table: str) -> str:
     return f"{name} agent mode: {what}"
 
 
-def _structure_cells(agg: dict[str, Any]) -> list[str]:
+def _pct(x: float | None) -> float | None:
+    return None if x is None else 100.0 * x
+
+
+def _structure_cells(agg: StructureFigures) -> list[str]:
     """Node-F1, Edge-F1 (%), s_inv, Exact (% with its interval when small), Called (%)."""
-    n = agg["n"]
-    exact = agg["counts"]["exact"]
+    no_call = agg.shares[NO_CALL]
     return [
-        _num(100 * agg["node_f1"], 2),
-        _num(100 * agg["edge_f1"], 2),
-        _num(agg["s_inv"], 3),
-        Rate(exact, n).fmt(digits=2),
-        _num(100.0 - agg["shares"][NO_CALL]),
+        _num(_pct(agg.node_f1), 2),
+        _num(_pct(agg.edge_f1), 2),
+        _num(agg.s_inv, 3),
+        Rate(agg.counts["exact"], agg.n).fmt(digits=2),
+        _num(None if no_call is None else 100.0 - no_call),
     ]
 
 
@@ -213,7 +215,7 @@ _STRUCTURE_CAPTION = (
 def grain_structure_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     """GRAIN Table 6: node-F1, edge-F1, mean ``s_inv`` and exact-graph rate per run."""
     rows = [
-        [run.label, *_structure_cells(structure_summary(recs, str(run.path))), str(len(recs))]
+        [run.label, *_structure_cells(_agent_figures(run, recs).structure), str(len(recs))]
         for run, recs in _agent_pairs(runs, suite)
     ]
     return Table(
@@ -245,18 +247,9 @@ def grain_structure_by_size_table(runs: Sequence[Run]) -> Table:
     """GRAIN Table 20, panel A: structure recovery by |V| bucket, one row per run and bucket."""
     rows = []
     for run, recs in _agent_pairs(runs, "grit"):
-        for lo, hi in SIZE_BINS:
-            group = [
-                r
-                for r in recs
-                if isinstance(r.get("n"), int)
-                and not isinstance(r["n"], bool)
-                and lo <= r["n"] <= hi
-            ]
-            if group:
-                agg = structure_summary(group, str(run.path))
-                cells = _structure_cells(agg)
-                rows.append([run.label, bin_label((lo, hi)), str(len(group)), *cells[1:4]])
+        for i, group in group_by_bin(recs, "n", SIZE_BINS).items():
+            cells = _structure_cells(structure_summary(group, str(run.path)))
+            rows.append([run.label, bin_label(SIZE_BINS[i]), str(len(group)), *cells[1:4]])
     return Table(
         "grain_structure_size",
         "GRAIN: structure recovery by |V| (Table 20, panel A)",
@@ -268,12 +261,57 @@ def grain_structure_by_size_table(runs: Sequence[Run]) -> Table:
     )
 
 
+def _has_density(recs: Sequence[dict[str, Any]]) -> bool:
+    return any(
+        isinstance(r.get("density"), int | float) and not isinstance(r["density"], bool)
+        for r in recs
+    )
+
+
+def grain_structure_by_density_table(runs: Sequence[Run]) -> Table:
+    """GRAIN Table 20, panel B: structure recovery by density tertile, one row per run and tertile.
+
+    Tertiles are :data:`DENSITY_TERTILES` (the paper's cut points, ``[lo, hi)``): a
+    density of exactly 0.314 is Mid, exactly 0.415 High. Results without a density are
+    left out.
+    """
+    bins = [(lo, hi) for _, lo, hi in DENSITY_TERTILES]
+    rows = []
+    for run, recs in _agent_pairs(runs, "grit"):
+        for i, group in group_by_bin(recs, "density", bins, integer=False).items():
+            agg = structure_summary(group, str(run.path))
+            mean = math.fsum(float(r["density"]) for r in group) / len(group)
+            rows.append(
+                [
+                    run.label,
+                    DENSITY_TERTILES[i][0],
+                    str(len(group)),
+                    _num(mean, 3),
+                    _num(100.0 * agg.parsed / agg.n, 2),
+                    _num(_pct(agg.edge_f1), 2),
+                    Rate(agg.counts["exact"], agg.n).fmt(digits=2),
+                ]
+            )
+    return Table(
+        "grain_structure_density",
+        "GRAIN: structure recovery by density (Table 20, panel B)",
+        "Structure recovery by the density of the true graph, 2|E| / (|V|(|V|−1)) "
+        "(|E| / (|V|(|V|−1)) when directed), in GRAIN Table 20's tertiles: Low < 0.314 ≤ "
+        "Mid < 0.415 ≤ High. N: episodes (the paper's #); Avg.: their mean density; Parse: "
+        "% of episodes whose last submitted graph parsed (no tool call or a parse failure "
+        "does not); weighted edge-F1 (%) and the exact-graph rate (%), an episode without "
+        "a tool call counting 0. Brackets: Wilson 95% interval (n < 100).",
+        ["Run", "Density", "N", "Avg.", "Parse", "Edge-F1", "Exact"],
+        rows,
+    )
+
+
 def grain_decomposition_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     """GRAIN Table 19: share (%) of each structure class per run, plus "No call"."""
     keys = [*STRUCTURE_CLASSES, NO_CALL]
     rows = []
     for run, recs in _agent_pairs(runs, suite):
-        shares = structure_summary(recs, str(run.path))["shares"]
+        shares = _agent_figures(run, recs).structure.shares
         rows.append([run.label, *(_num(shares[k], 2) for k in keys), str(len(recs))])
     return Table(
         _key(suite, "decomposition"),
@@ -288,34 +326,20 @@ def grain_decomposition_table(runs: Sequence[Run], suite: str = "grit") -> Table
     )
 
 
-def _extra_numbers(recs: Sequence[dict[str, Any]], key: str) -> list[float]:
-    out = []
-    for rec in recs:
-        value = rec["extra"].get(key)
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            out.append(float(value))
-    return out
-
-
-def _mean(xs: Sequence[float]) -> float:
-    return math.fsum(xs) / len(xs) if xs else math.nan
-
-
 def grain_efficiency_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     """Rounds, tool calls, completion tokens and latency per agent episode (mean and p90)."""
     rows = []
     for run, recs in _agent_pairs(runs, suite):
-        rounds = _extra_numbers(recs, "rounds")
-        calls = _extra_numbers(recs, "tool_calls")
+        figures = _agent_figures(run, recs)
         tokens = [float((r.get("usage") or {}).get("completion_tokens") or 0) for r in recs]
         lat_mean, lat_p90 = latency_stats(recs)
         rows.append(
             [
                 run.label,
-                _num(_mean(rounds), 2),
-                _num(percentile(rounds, 90), 1),
-                _num(_mean(calls), 2),
-                _num(_mean(tokens), 0),
+                _num(figures.rounds_mean, 2),
+                _num(percentile(extra_numbers(recs, "rounds"), 90), 1),
+                _num(figures.tool_calls_mean, 2),
+                _num(math.fsum(tokens) / len(tokens), 0),
                 _num(percentile(tokens, 90), 0),
                 _num(lat_mean, 2),
                 _num(lat_p90, 2),
@@ -345,27 +369,14 @@ def grain_efficiency_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     )
 
 
-def _outcome_order(value: str) -> tuple[int, str]:
-    if value in AGENT_OUTCOME_ORDER:
-        return (AGENT_OUTCOME_ORDER.index(value), "")
-    return (len(AGENT_OUTCOME_ORDER), value)
-
-
 def grain_episode_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     """How agent episodes ended: share (%) per ``extra.agent_outcome``, one row per run."""
-    pairs = _agent_pairs(runs, suite)
-
-    def outcome(rec: dict[str, Any]) -> str:
-        value = rec["extra"].get("agent_outcome")
-        return str(value) if value not in (None, "") else "unknown"
-
-    present = sorted({outcome(r) for _, recs in pairs for r in recs}, key=_outcome_order)
+    per_run = [(run, _agent_figures(run, recs)) for run, recs in _agent_pairs(runs, suite)]
+    present = sorted({o for _, f in per_run for o in f.outcomes}, key=outcome_sort_key)
     rows = []
-    for run, recs in pairs:
-        got = [outcome(r) for r in recs]
-        cut = sum(1 for o in got if o in CUT_OUTCOMES)
-        shares = (_num(100.0 * got.count(o) / len(got), 1) for o in present)
-        rows.append([run.label, *shares, str(cut), str(len(got))])
+    for run, f in per_run:
+        shares = (_num(100.0 * f.outcomes.get(o, 0) / f.episodes, 1) for o in present)
+        rows.append([run.label, *shares, str(f.cut), str(f.episodes)])
     return Table(
         _key(suite, "episodes"),
         _title(suite, "how episodes ended", "agent outcomes"),
@@ -385,7 +396,8 @@ def grain_tables(runs: Sequence[Run], suite: str) -> list[Table]:
     """The GRAIN tables of one suite in report order; ``[]`` when no run has agent results.
 
     GRIT gets structure recovery (overall, by task when results carry ``task``, by |V|
-    when they carry ``n``), the decomposition, efficiency and episode ends; another
+    when they carry ``n``, by density when they carry ``density``), the decomposition,
+    efficiency and episode ends; another
     suite (ClosureBench) the overall structure, decomposition, efficiency and episode
     tables.
 
@@ -403,6 +415,8 @@ def grain_tables(runs: Sequence[Run], suite: str) -> list[Table]:
             out.append(grain_structure_by_task_table(runs))
         if any(isinstance(r.get("n"), int) for _, recs in pairs for r in recs):
             out.append(grain_structure_by_size_table(runs))
+        if any(_has_density(recs) for _, recs in pairs):
+            out.append(grain_structure_by_density_table(runs))
     out += [
         grain_decomposition_table(runs, suite),
         grain_efficiency_table(runs, suite),

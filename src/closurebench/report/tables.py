@@ -10,7 +10,8 @@ ClosureBench (paper Tables 3, 4, 5 with reasoning tokens when reported, 7 when r
 hold several encodings, 10, 11, the per-category breakdown, accuracy by density bin and
 the chain-of-thought self-correction markers) and GRIT (GRAIN §5.1: per
 task with the macro "Overall" and the micro average, per naming scheme with the sample
-variance, per form with the standard-vs-realistic gap, test-vs-OOD gap, by |V| bin,
+variance, per form with the standard-vs-realistic gap, test-vs-OOD gap — also across two
+runs of one model and mode, one of test and one of OOD results — by |V| bin,
 efficiency) tables are produced for the runs that contain records of that suite; a
 table whose field no record carries (``density``, ``split``) is left out. Every table
 is over answered instances: results that ended in error are not model results (see
@@ -60,6 +61,7 @@ from closurebench.report.aggregate import (
     program_stats,
     self_correction_stats,
     split_gap,
+    split_pairs,
     suite_records,
     token_stats,
 )
@@ -77,6 +79,7 @@ __all__ = [
     "grit_form_table",
     "grit_naming_table",
     "grit_size_table",
+    "grit_split_pairs_table",
     "grit_split_table",
     "grit_task_table",
     "md_escape",
@@ -165,14 +168,14 @@ class Table:
         return "\n".join(lines)
 
 
-def _num(x: float, digits: int = 1) -> str:
-    """Format a float; nan as an en dash, inf as ∞.
+def _num(x: float | None, digits: int = 1) -> str:
+    """Format a float; nan or None (no value) as an en dash, inf as ∞.
 
     Example:
-        >>> _num(3.14159), _num(float("nan")), _num(float("inf")), _num(1234.5, 0)
-        ('3.1', '–', '∞', '1,234')
+        >>> _num(3.14159), _num(float("nan")), _num(float("inf")), _num(1234.5, 0), _num(None)
+        ('3.1', '–', '∞', '1,234', '–')
     """
-    if math.isnan(x):
+    if x is None or math.isnan(x):
         return "–"
     if math.isinf(x):
         return "∞"
@@ -564,6 +567,42 @@ def grit_split_table(runs: Sequence[Run]) -> Table:
     )
 
 
+def grit_split_pairs_table(runs: Sequence[Run]) -> Table:
+    """GRAIN Table 3's test−OOD gap from two runs: one holds a model's test, another its OOD.
+
+    One row per model and mode whose test and OOD results lie in different runs
+    (:func:`~closurebench.report.aggregate.split_pairs`), naming the runs paired; when
+    several runs hold one split's results the row says the pairing is ambiguous and
+    gives no numbers.
+    """
+    rows = []
+    for pair in split_pairs(runs):
+        why = pair.ambiguous
+        test, ood = pair.records("test"), pair.records("ood")
+        rows.append(
+            [
+                pair.label,
+                ", ".join(r.label for r in pair.base),
+                ", ".join(r.label for r in pair.other),
+                "–" if why else _num(macro_accuracy(test, "task"), 2),
+                "–" if why else _num(macro_accuracy(ood, "task"), 2),
+                "–" if why else _signed(pair.gap),
+                why or "paired",
+            ]
+        )
+    return Table(
+        "grit_split_pairs",
+        "GRIT: test vs OOD across runs (Table 3)",
+        "The test−OOD gap of a model and mode whose test and OOD results are in two runs "
+        "(runs paired by model and mode): accuracy (%) of the test run's test results and "
+        "of the OOD run's OOD results, each the macro average over tasks; Gap = test − OOD "
+        "(pp; GRAIN Table 3's Gap ↓). When several runs of one model and mode hold one "
+        "split, the row says so and is left empty: pass one run per split.",
+        ["Model · mode", "Test run", "OOD run", "Test", "OOD", "Test−OOD gap (pp)", "Pairing"],
+        rows,
+    )
+
+
 def grit_size_table(runs: Sequence[Run]) -> Table:
     """GRIT accuracy (%) by |V| bin (GRAIN Fig. 5 and Table 20's buckets)."""
     pairs = _runs_with(runs, "grit")
@@ -727,6 +766,8 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         ]
         if _has(runs, "grit", "split"):
             grit.append(grit_split_table(runs))
+            if split_pairs(runs):
+                grit.append(grit_split_pairs_table(runs))
         if _has(runs, "grit", "n"):
             grit.append(grit_size_table(runs))
         if _has_programs(runs, "grit"):

@@ -4,10 +4,14 @@
   result types, ambiguity classes, suites (``StrEnum``: files keep their strings);
 * :mod:`~closurebench.schema.instances` — :class:`ClosureInstance`, :class:`GritInstance`
   (one envelope), validation with line/field messages, JSON Schemas;
-* :mod:`~closurebench.schema.results` — :class:`ResultRecord`.
+* :mod:`~closurebench.schema.results` — :class:`ResultRecord`;
+* :mod:`~closurebench.schema.summary` — :class:`SummaryFigures`, the typed mode figures of
+  ``summary.json`` (program execution and error classes, agent episodes and structure);
+* :mod:`~closurebench.schema.training` — :class:`SftRecord`, :class:`GrpoRecord`, the
+  files ``closurebench export sft|grpo`` writes.
 
-``closurebench schema closure|grit|result`` prints the JSON Schemas; every generated
-split writes them beside its manifest.
+``closurebench schema closure|grit|result|sft|grpo`` prints the JSON Schemas; every
+generated split writes its instance schema beside its manifest.
 """
 
 from __future__ import annotations
@@ -45,6 +49,21 @@ if TYPE_CHECKING:
         parse_result,
         result_schema,
     )
+    from closurebench.schema.summary import (
+        AgentFigures,
+        ProgramFigures,
+        StructureFigures,
+        SuiteFigures,
+        SummaryFigures,
+    )
+    from closurebench.schema.training import (
+        ChatMessage,
+        GrpoRecord,
+        SftRecord,
+        instance_from_ground_truth,
+        parse_training,
+        training_schema,
+    )
 
 #: The record names, loaded on first use: pydantic costs ~0.2 s to import, and scoring
 #: (reward functions in training workers) needs only the enums.
@@ -67,6 +86,21 @@ _LAZY: dict[str, str] = {
         ("META_FIELDS", "HarnessDeaths", "ResultRecord", "Usage", "parse_result", "result_schema"),
         "closurebench.schema.results",
     ),
+    **dict.fromkeys(
+        ("AgentFigures", "ProgramFigures", "StructureFigures", "SuiteFigures", "SummaryFigures"),
+        "closurebench.schema.summary",
+    ),
+    **dict.fromkeys(
+        (
+            "ChatMessage",
+            "GrpoRecord",
+            "SftRecord",
+            "instance_from_ground_truth",
+            "parse_training",
+            "training_schema",
+        ),
+        "closurebench.schema.training",
+    ),
 }
 
 
@@ -81,32 +115,43 @@ def __getattr__(name: str) -> Any:
 __all__ = [
     "META_FIELDS",
     "SCHEMAS",
+    "AgentFigures",
     "Ambiguity",
+    "ChatMessage",
     "ClosureGraph",
     "ClosureInstance",
     "Envelope",
     "ExtractStatus",
     "GritGraph",
     "GritInstance",
+    "GrpoRecord",
     "HarnessDeaths",
     "Instance",
     "Match",
     "Outcome",
+    "ProgramFigures",
     "ResultRecord",
     "ResultType",
     "ScoringMode",
     "Seeds",
+    "SftRecord",
+    "StructureFigures",
     "Suite",
+    "SuiteFigures",
+    "SummaryFigures",
     "Usage",
+    "instance_from_ground_truth",
     "instance_schema",
     "parse_instance",
     "parse_result",
+    "parse_training",
     "result_schema",
     "schema_for",
+    "training_schema",
 ]
 
 #: The published schemas, by the name ``closurebench schema NAME`` takes.
-SCHEMAS = ("closure", "grit", "result")
+SCHEMAS = ("closure", "grit", "result", "sft", "grpo")
 
 
 def schema_for(name: str) -> dict[str, Any]:
@@ -127,4 +172,8 @@ def schema_for(name: str) -> dict[str, Any]:
         from closurebench.schema.instances import instance_schema
 
         return instance_schema(name)
+    if name in ("sft", "grpo"):
+        from closurebench.schema.training import training_schema
+
+        return training_schema(name)
     raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")

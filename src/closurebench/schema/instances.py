@@ -204,6 +204,25 @@ class GritGraph(_Record):
     edges: list[tuple[NodeId, NodeId, Int]]
     """The edges ``[u, v, w]``, in node ids, with integer weight ``w``."""
 
+    @property
+    def density(self) -> float:
+        """Fraction of the possible edges present (GRAIN App. H, Table 20).
+
+        ``2|E| / (|V|(|V|-1))`` for an undirected graph, ``|E| / (|V|(|V|-1))`` for a
+        directed one; 0.0 for a single node.
+
+        Example:
+            >>> g = GritGraph(directed=False, weighted=False, n=4, edges=[(0, 1, 1), (1, 2, 1)])
+            >>> g.density
+            0.3333333333333333
+            >>> GritGraph(directed=True, weighted=False, n=4, edges=[(0, 1, 1), (1, 0, 1)]).density
+            0.16666666666666666
+        """
+        pairs = self.n * (self.n - 1)
+        if pairs == 0:
+            return 0.0
+        return (1 if self.directed else 2) * len(self.edges) / pairs
+
 
 class Envelope(_Record):
     """Fields and accessors every instance has, whatever its suite.
@@ -418,6 +437,15 @@ class GritInstance(Envelope):
     @property
     def structure_key(self) -> str:
         return structure_key(self.task, self.graph.to_json(), None, self.params)
+
+    @property
+    def density(self) -> float:
+        """The density of the base graph (:attr:`GritGraph.density`), what a result records.
+
+        A GRIT instance has no drawn density of its own (a ClosureBench one has the ρ it
+        was drawn at); results carry this one, so reports can bin by it (GRAIN Table 20).
+        """
+        return self.graph.density
 
 
 #: Any instance, told apart by ``suite``.

@@ -169,7 +169,9 @@ class ResultRecord(BaseModel):
             outcome is ``wrong``.
         suite, split, category, level, n, density, result_type, task, form, naming, scenario,
             encoding: Copied from the instance (:data:`META_FIELDS`; null where the suite
-            has no such field).
+            has no such field). ``density`` is a ClosureBench instance's drawn ρ, and a
+            GRIT instance's measured graph density ``2|E| / (|V|(|V|-1))`` (``|E| /
+            (|V|(|V|-1))`` when directed; null in results written before it was recorded).
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True)

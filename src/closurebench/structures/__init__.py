@@ -6,6 +6,6 @@
 
 The layers, lowest first: ``errors``/``seeding``/``jsonl``/``schema`` → ``graphs`` → ``ein``
 → ``structures`` (beside ``sandbox``) → ``tasks`` → ``surface`` (beside ``tools``) →
-``scoring`` → ``generate`` → ``evaluate`` → ``report`` → ``cli`` (``tests/test_layers.py``
-enforces it).
+``scoring`` → ``generate`` → ``evaluate`` → ``report``, ``train`` → ``cli``
+(``tests/test_layers.py`` enforces it).
 """

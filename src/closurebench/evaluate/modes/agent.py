@@ -74,6 +74,7 @@ __all__ = [
     "Turn",
     "graph_tool_spec",
     "read_turn",
+    "score_final_answer",
     "split_turn",
 ]
 
@@ -574,18 +575,7 @@ class AgentMode(Mode):
         )
 
     def _score(self, record: AnyInstance, answer: str | None) -> Score:
-        if answer is None:
-            return Score.fail(Outcome.NO_ANSWER, None, "the episode ended without a final answer")
-        got = extract_answer(answer, grit=True)
-        if got.status is not ExtractStatus.OK:
-            return Score.fail(Outcome(got.status), got.value, got.reason or "")
-        value = got.value
-        if isinstance(value, dict) and "answer" in value and len(value) == 1:
-            value = value["answer"]
-        if isinstance(record, GritInstance):
-            return score_grit_value(record, value)
-        assert isinstance(record, ClosureInstance)
-        return score_closure_value(record, value)
+        return score_final_answer(record, answer)
 
     def _extra(self, record: AnyInstance, ep: _Episode, outcome: str) -> dict[str, Any]:
         from closurebench.scoring.structure import score_structure
@@ -604,6 +594,33 @@ class AgentMode(Mode):
             "s_inv": structure["s_inv"] if structure else None,
             "trajectory": ep.trajectory,
         }
+
+
+def score_final_answer(record: AnyInstance, answer: str | None) -> Score:
+    """Score an episode's final answer (:attr:`Turn.answer`) as the agent modes do.
+
+    GRIT by the task checkers, ClosureBench by Algorithm 1 (the answer's value, or the
+    ``answer`` field of a JSON object in it); the rewards score episodes through it.
+
+    Args:
+        record: A typed instance record.
+        answer: The final answer text, or None when the episode gave none.
+
+    Returns:
+        The :class:`~closurebench.scoring.outcome.Score`.
+    """
+    if answer is None:
+        return Score.fail(Outcome.NO_ANSWER, None, "the episode ended without a final answer")
+    got = extract_answer(answer, grit=True)
+    if got.status is not ExtractStatus.OK:
+        return Score.fail(Outcome(got.status), got.value, got.reason or "")
+    value = got.value
+    if isinstance(value, dict) and "answer" in value and len(value) == 1:
+        value = value["answer"]
+    if isinstance(record, GritInstance):
+        return score_grit_value(record, value)
+    assert isinstance(record, ClosureInstance)
+    return score_closure_value(record, value)
 
 
 def _refused(form: AnswerForm) -> Score:

@@ -1,8 +1,11 @@
 """Program-synthesis modes: the model writes a program, the sandbox runs it (paper §4.5).
 
-* ``program-ein`` (ClosureBench): an Ein program, the syntax card appended to the system
-  prompt. Ein computes over node indices in the order in which the question lists the
-  entities; its printed vectors and indices are mapped back to labels.
+* ``program-ein`` (ClosureBench): an Ein program, a syntax card appended to the system
+  prompt: ours by default (:func:`~closurebench.ein.syntax_card`, every builtin), or the
+  paper's own App. F card (``--ein-card paper``, :data:`~closurebench.ein.PAPER_CARD`;
+  :meth:`EinProgramMode.use_ein_card`, recorded in ``run.json`` as ``ein_card``). Ein
+  computes over node indices in the order in which the question lists the entities; its
+  printed vectors and indices are mapped back to labels.
 * ``program-python`` (both suites): a Python + NetworkX program that prints the answer.
 
 Per instance: one request; the program is the reply's last fenced block (else the whole
@@ -25,6 +28,13 @@ Example:
     ('program-python', ['closure', 'grit'])
     >>> "BUILTINS:" in EinProgramMode.system_prompts["closure"]
     True
+    >>> paper = EinProgramMode()
+    >>> paper.use_ein_card("paper")
+    'paper'
+    >>> from closurebench.ein import PAPER_CARD
+    >>> rec = type("R", (), {"suite": "closure"})()
+    >>> paper.system(rec).endswith(PAPER_CARD), "BUILTINS:" in paper.system(rec)
+    (True, False)
 """
 
 from __future__ import annotations
@@ -38,7 +48,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ClassVar
 
-from closurebench.ein import syntax_card
+from closurebench.ein import ein_card
 from closurebench.evaluate.modes.base import AnyInstance, CompleteFn, Mode, ModeOutput
 from closurebench.evaluate.program import (
     MAX_PROGRAM_CHARS,
@@ -62,6 +72,7 @@ __all__ = [
     "ErrorClass",
     "ProgramMode",
     "PythonProgramMode",
+    "closure_ein_prompt",
 ]
 
 #: How the Ein prompt fixes node indices and answer encodings (paper: not stated; ours).
@@ -74,13 +85,31 @@ NODE_ORDER = (
     "parts (for example :print Reachable then :print Degree)."
 )
 
-#: ClosureBench Ein code-generation system prompt; the syntax card is appended (App. F).
-CLOSURE_EIN_PROGRAM = (
+#: What the ClosureBench Ein prompt says before the syntax card (ours; the paper gives
+#: only the card).
+_EIN_PREAMBLE = (
     "You are a reasoning assistant. Read the graph description carefully and write an Ein "
     "program that computes the answer to the question. Do not compute the answer yourself: "
     "the program is run and its printed value is your answer. Reply with the program in "
-    "one ```ein code block. " + NODE_ORDER + "\n\n" + syntax_card()
+    "one ```ein code block. "
 )
+
+
+def closure_ein_prompt(card: str = "ours") -> str:
+    """The ClosureBench Ein code-generation system prompt carrying the Ein card ``card``.
+
+    The same instructions and node order for every card; the card (``ours`` or
+    ``paper``, :data:`~closurebench.ein.EIN_CARDS`) is appended, as the paper appends its
+    syntax reference (App. F).
+
+    Raises:
+        ConfigError: for an unknown card, naming it and the choices.
+    """
+    return _EIN_PREAMBLE + NODE_ORDER + "\n\n" + ein_card(card)
+
+
+#: ClosureBench Ein code-generation system prompt with our syntax card (the default).
+CLOSURE_EIN_PROGRAM = closure_ein_prompt("ours")
 
 _PYTHON = (
     "You are a reasoning assistant. Read the graph description carefully and write a "
@@ -314,12 +343,45 @@ def _score_value(record: AnyInstance, value: Any) -> Score:
 
 
 class EinProgramMode(ProgramMode):
-    """``program-ein``: the model writes Ein (ClosureBench only)."""
+    """``program-ein``: the model writes Ein (ClosureBench only).
+
+    Attributes:
+        ein_card: The syntax card the system prompt carries: ``"ours"`` (default) or
+            ``"paper"`` (``--ein-card``; see :meth:`use_ein_card`).
+    """
 
     name: ClassVar[str] = "program-ein"
     language: ClassVar[str] = "ein"
     fences: ClassVar[tuple[str, ...]] = ("ein",)
     system_prompts: ClassVar[Mapping[Suite, str]] = {Suite.CLOSURE: CLOSURE_EIN_PROGRAM}
+    ein_card: str = "ours"
+
+    def use_ein_card(self, card: str) -> str:
+        """Choose the Ein card of the system prompt: ``ours`` or ``paper`` (``--ein-card``).
+
+        Raises:
+            ConfigError: for any other name (naming it and the choices).
+
+        Example:
+            >>> EinProgramMode().use_ein_card("appendix")
+            Traceback (most recent call last):
+            ...
+            closurebench.errors.ConfigError: --ein-card 'appendix' is unknown; choose one of \
+ours, paper
+        """
+        ein_card(card)  # validates
+        self.ein_card = card
+        return card
+
+    def system(self, record: AnyInstance) -> str:
+        """The system prompt for ``record``: ClosureBench's carries the chosen Ein card."""
+        if Suite(record.suite) is Suite.CLOSURE:
+            return closure_ein_prompt(self.ein_card)
+        return super().system(record)
+
+    def run_info(self) -> dict[str, Any]:
+        """The program modes' facts, and the Ein card the prompt carries (``ein_card``)."""
+        return {**super().run_info(), "ein_card": self.ein_card}
 
     def execute(self, record: AnyInstance, program: str) -> _Executed:
         """Run the Ein program in a sandbox worker; map its output to labels."""

@@ -1,7 +1,9 @@
 """Question wording shared by render and read: frame vocabulary and answer forms.
 
 A category's query sentence is its task's :attr:`~closurebench.tasks.closure.ClosureTask.template`
-(the task states its conventions in words); this module fills it with a frame's vocabulary
+(the task states its conventions in words), or, for an ambiguous category asked with
+``conventions="implicit"``, its ``implicit_template`` (the source-inclusion statement
+left out, as in the paper); this module fills it with a frame's vocabulary
 (:func:`vocabulary`; a do-question takes ``{does}`` and ``{inf}``, :func:`do_support`, so
 a modal verb inverts: "How many hosts can A connect to directly?") and the anchors:
 ``{X}``, ``{Y}`` (node labels), ``{k}`` (threshold) and ``{k_nouns}`` (the node noun in

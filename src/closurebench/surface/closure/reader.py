@@ -8,7 +8,11 @@ parses the text on its own:
    the plural noun identifies the frame; node ``i`` is the ``i``-th declared label;
 2. the last paragraph must match the category's question template in full, optionally
    followed by its answer form (questions generated with answer hints), a label slot
-   matching exactly one declared label; it yields the task's anchors (``X``, ``Y``, ``k``);
+   matching exactly one declared label; it yields the task's anchors (``X``, ``Y``, ``k``).
+   An ambiguous category's question may be worded either way (:data:`WORDINGS`): with
+   its source-inclusion statement (``template``) or without it (``implicit_template``,
+   the paper's wording); :func:`read_wording` says which, and ``conventions=`` accepts
+   only one;
 3. every paragraph in between holds a graph (headed "Last year's ...:" / "This year's
    ...:" for a two-graph task such as ``graph_comparison``): JSON lines, a ``|``-table, or sentences
    ``<labels> <verb> <labels>.`` where the verb is one of the frame's forward, reversed,
@@ -26,6 +30,14 @@ Example:
     >>> hinted = text + ' Answer with a JSON object {"answer": <number>}.'
     >>> read_closure(hinted, "reach_then_count") == s
     True
+    >>> implicit = text.removesuffix(", not counting A itself?") + "?"
+    >>> read_closure(implicit, "reach_then_count") == s, read_wording(implicit, "reach_then_count")
+    (True, 'implicit')
+    >>> read_closure(implicit, "reach_then_count", conventions="explicit")
+    Traceback (most recent call last):
+    ...
+    closurebench.surface.closure.reader.ReadError: query 'How many accounts can A reach \
+through a chain of payments?' does not match the reach_then_count template (explicit wording)
 """
 
 from __future__ import annotations
@@ -43,8 +55,9 @@ from closurebench.surface.closure.questions import (
     vocabulary,
 )
 from closurebench.tasks.closure import CLOSURE_TASKS, ClosureTask
+from closurebench.tasks.closure.base import WORDINGS, check_wording
 
-__all__ = ["ReadError", "RoundTripError", "certify", "read_closure"]
+__all__ = ["ReadError", "RoundTripError", "certify", "read_closure", "read_wording"]
 
 
 class ReadError(ClosureBenchError, ValueError):
@@ -150,8 +163,8 @@ def _graph(
 _SLOT = re.compile(r"@@(\w+)@@")
 
 
-def _query_parts(task: ClosureTask, vocab: dict[str, str]) -> list[str]:
-    """The task's filled template as ``[text, slot, text, ..., slot, text]``.
+def _query_parts(task: ClosureTask, vocab: dict[str, str], template: str) -> list[str]:
+    """The task's filled ``template`` as ``[text, slot, text, ..., slot, text]``.
 
     Slots are the task's anchors: ``k`` (digits), any other (one declared label), and
     ``kn`` (the frame's plural or singular noun) where ``k`` is one of them.
@@ -164,7 +177,7 @@ def _query_parts(task: ClosureTask, vocab: dict[str, str]) -> list[str]:
     if "k" in task.anchor_names:
         marks["k_nouns"] = "@@kn@@"
     try:
-        filled = task.template.format(**vocab, **marks)
+        filled = template.format(**vocab, **marks)
     except KeyError as exc:
         raise ReadError(
             f"{task.name}: the template names {exc.args[0]!r}, which is neither frame "
@@ -224,16 +237,45 @@ def _match_query(
     return step(0, 0, {})
 
 
-def read_closure(question: str, category: str) -> ClosureStructure:
+def read_closure(
+    question: str, category: str, *, conventions: str | None = None
+) -> ClosureStructure:
     """Recover the :class:`ClosureStructure` stated by ``question``.
 
     Args:
         question: The full rendered text.
         category: The category it asks.
+        conventions: Accept only this wording of the query (``"explicit"`` or
+            ``"implicit"``, :data:`WORDINGS`); ``None`` accepts either.
 
     Raises:
-        ReadError: when the text cannot be read unambiguously.
+        ReadError: when the text cannot be read unambiguously (or not in the wording
+            asked for).
+        ConfigError: for an unknown ``conventions``.
     """
+    return _read(question, category, conventions)[0]
+
+
+def read_wording(question: str, category: str) -> str:
+    """The wording ``question``'s query is in: ``"explicit"`` or ``"implicit"``.
+
+    A category with one reading has one template, read as ``"explicit"``.
+
+    Raises:
+        ReadError: when the text cannot be read as a ``category`` question.
+
+    Example:
+        >>> text = ("There are 2 accounts: A, B.\\n\\nA pays B.\\n\\n"
+        ...         "Which accounts can A not reach through a chain of payments?")
+        >>> read_wording(text, "negative_reach")
+        'implicit'
+    """
+    return _read(question, category, None)[1]
+
+
+def _read(question: str, category: str, conventions: str | None) -> tuple[ClosureStructure, str]:
+    """The structure ``question`` states and the wording its query matched."""
+    wordings = WORDINGS if conventions is None else (check_wording(conventions),)
     task = CLOSURE_TASKS.get(category)
     if task is None:
         raise ReadError(
@@ -271,14 +313,28 @@ def read_closure(question: str, category: str) -> ClosureStructure:
         raise ReadError(f"found {len(graphs)} graph sections for {category}")
 
     vocab = vocabulary(frame, kinship)
-    parts = _query_parts(task, vocab)
-    q = _match_query(parts, paras[-1], labels, frame)
-    if q is None:  # the question may end with the category's answer form (a hint)
-        q = _match_query(
-            [*parts[:-1], f"{parts[-1]} {answer_form(task)}"], paras[-1], labels, frame
-        )
+    templates: dict[str, str] = {}  # wording -> template; one entry per distinct template
+    for wording in wordings:
+        template = task.question_template(wording)
+        if template not in templates.values():
+            templates[wording] = template
+    q: dict[str, str] | None = None
+    matched = ""
+    for wording, template in templates.items():
+        parts = _query_parts(task, vocab, template)
+        q = _match_query(parts, paras[-1], labels, frame)
+        if q is None:  # the question may end with the category's answer form (a hint)
+            q = _match_query(
+                [*parts[:-1], f"{parts[-1]} {answer_form(task)}"], paras[-1], labels, frame
+            )
+        if q is not None:
+            matched = wording
+            break
     if q is None:
-        raise ReadError(f"query {paras[-1]!r} does not match the {category} template")
+        raise ReadError(
+            f"query {paras[-1]!r} does not match the {category} template "
+            f"({' or '.join(templates)} wording)"
+        )
     if sorted(q) != sorted(task.anchor_names):
         raise ReadError(
             f"{category}: the query states the anchors {sorted(q)}, not the task's "
@@ -296,28 +352,33 @@ def read_closure(question: str, category: str) -> ClosureStructure:
             raise ReadError(f"an edge is stated twice in {edges}")
         return Graph(n, edges, directed=not undirected)
 
-    return ClosureStructure(
+    structure = ClosureStructure(
         category=category,
         graph=build(graphs[0]),
         anchors=anchors,
         graph2=build(graphs[1]) if comparison else None,
     )
+    return structure, matched
 
 
 def certify(structure: ClosureStructure, rendered: object) -> None:
     """Raise :class:`RoundTripError` unless reading ``rendered`` gives back ``structure``.
 
+    The question must read back in the wording it was rendered in (``rendered``'s
+    ``conventions``; ``"explicit"`` when it has none).
+
     Args:
         structure: The structure that was rendered.
         rendered: A :class:`~closurebench.surface.closure.render.RenderedClosure` (or
-            anything with ``question`` and ``labels``).
+            anything with ``question`` and ``labels``, optionally ``conventions``).
 
     Raises:
         RoundTripError: naming the first difference (or the read error).
     """
     text: str = rendered.question  # type: ignore[attr-defined]
+    wording = str(getattr(rendered, "conventions", "explicit"))
     try:
-        got = read_closure(text, structure.category)
+        got = read_closure(text, structure.category, conventions=wording)
     except ReadError as exc:
         raise RoundTripError(f"{structure.category}: cannot read back: {exc}") from exc
     for what, a, b in (

@@ -18,7 +18,9 @@ Layout (paragraphs separated by a blank line):
 3. the query sentence (identical across encodings and styles); with ``answer_hints``,
    followed by the category's answer form (``Answer with a JSON object {"answer":
    <number>}.``). Off by default: the paper gives no per-category type hint (§3, App. I),
-   its system prompt alone asks for ``{"answer": ...}``.
+   its system prompt alone asks for ``{"answer": ...}``. ``conventions="implicit"``
+   asks an ambiguous category's question without its source-inclusion statement (the
+   task's ``implicit_template``, the paper's wording); no surface draw depends on it.
 
 Styles (``nl`` only): ``flat`` (one edge a sentence), ``by_source`` (grouped by source),
 ``by_target`` (grouped by target, reversed verb), ``mixed`` (each edge forward or
@@ -37,6 +39,10 @@ Example:
     ...                    domain="fraud_detection", label_pool="letters", answer_hints=True)
     >>> h.question.removeprefix(r.question)
     ' Answer with a JSON object {"answer": <number>}.'
+    >>> i = render_closure(s, g=rng(3, "doc"), encoding="nl", style="flat",
+    ...                    domain="fraud_detection", label_pool="letters", conventions="implicit")
+    >>> print(i.question.replace(i.labels[0], "<X>").splitlines()[-1])
+    How many accounts can <X> reach through a chain of payments?
 """
 
 from __future__ import annotations
@@ -82,6 +88,8 @@ class RenderedClosure:
         domain: The frame key.
         style: The presentation style (drawn for every encoding; applies to ``nl``).
         encoding: ``"nl"``, ``"json"`` or ``"matrix"``.
+        conventions: The query's wording, ``"explicit"`` or ``"implicit"``
+            (:data:`~closurebench.tasks.closure.base.WORDINGS`).
     """
 
     question: str
@@ -90,6 +98,7 @@ class RenderedClosure:
     domain: str
     style: str
     encoding: str
+    conventions: str = "explicit"
 
 
 def _pick(g: np.random.Generator, options: tuple[str, ...], forced: str | None, what: str) -> str:
@@ -180,6 +189,7 @@ def render_closure(
     domain: str | None = None,
     label_pool: str | None = None,
     answer_hints: bool = False,
+    conventions: str = "explicit",
 ) -> RenderedClosure:
     """Render ``structure`` as a question, every surface choice drawn from ``g``.
 
@@ -193,12 +203,18 @@ def render_closure(
         label_pool: Force a label pool.
         answer_hints: End the question with the category's answer form (the paper's
             questions do not; the surface draws are the same either way).
+        conventions: ``"explicit"`` states the source-inclusion convention in words
+            (the task's ``template``); ``"implicit"`` leaves it unsaid, as the paper
+            does (the task's ``implicit_template``, where it has one). The surface
+            draws are the same either way.
 
     Raises:
         ConfigError: on an unknown category, a structure whose anchors or graph count
-            differ from the task's, or a forced value the category does not allow.
+            differ from the task's, a forced value the category does not allow, or an
+            unknown ``conventions``.
     """
     task = task_for(structure.category)
+    template = task.question_template(conventions)
     if (structure.graph2 is not None) != task.two_graphs:
         raise ConfigError(
             f"{task.name} asks about {'two graphs' if task.two_graphs else 'one graph'}, "
@@ -259,7 +275,7 @@ def render_closure(
         fields[name] = str(value) if name == "k" else labels[value]
         if name == "k":
             fields["k_nouns"] = k_nouns(frame, value)
-    query = task.template.format(**fields)
+    query = template.format(**fields)
     paragraphs.append(f"{query} {answer_form(task)}" if answer_hints else query)
     return RenderedClosure(
         question="\n\n".join(paragraphs),
@@ -268,4 +284,5 @@ def render_closure(
         domain=frame_key,
         style=sty,
         encoding=enc,
+        conventions=conventions,
     )

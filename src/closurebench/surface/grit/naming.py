@@ -1,8 +1,8 @@
 """The four GRIT naming schemes: display names, aliases, listing order and BFS tie-break.
 
 * ``canonical``: node ``i`` is called ``"i"`` (written "server 3" in text); listed 0..n-1.
-* ``random``: distinct high-entropy integers in 1..10000 (written "server 8392"); listed in
-  increasing numeric order.
+* ``random``: distinct high-entropy integers in 1..10000 (written "server 8392"; held out:
+  10001..99999); listed in increasing numeric order.
 * ``semantic``: distinct names from the scenario's pool ("Oak Street", "Alice Moreno");
   listed in alphabetical order (case-insensitive).
 * ``mixed``: heterogeneous identifiers — short hashes (``n7f3a``), hex codes (``0x9A2F``),
@@ -15,6 +15,17 @@ The BFS neighbour-order rule follows the scheme: ``numeric`` for canonical and r
 ``alphabetical`` for semantic, ``listed`` for mixed (heterogeneous names have no natural
 order, so the rule is "the order in which the nodes are listed above"). In every scheme
 the node list is printed in exactly that order, so the rule can be checked by eye.
+
+Held-out identifiers (``held_out=True``, what the OOD scenarios use): the OOD split's
+identifiers are realisations no other split can draw, as the paper's OOD split promises
+("identifier realizations not observed during training"). Semantic names come from the
+held-out scenarios' own pools (disjoint from the in-distribution pools); random IDs and the
+generated kinds of mixed identifiers use disjoint formats: random IDs and bare numbers in
+10001..99999 (in distribution: 1..10000 and 10..9999), hashes ``n`` + 6 hex digits (4),
+hex codes ``0x`` + 6 (4), garbled strings of 4 consonants, a separator and 3 characters
+(2-3 and 2), codes ``prefix_L`` + 100..999 (1..99). Each held-out format differs from every
+in-distribution format in length, range or alphabet, so no identifier (ignoring case) can
+be drawn on both sides; ``closurebench check-overlap`` counts any that are.
 
 Names never contain commas, periods, colons, quotes, "--", "->" or the word "and", so a
 list "A, B, and C" and the sentence frames split unambiguously; all names and aliases of
@@ -31,6 +42,8 @@ Example:
     ('0', '1', '2')
     >>> mx = make_names("mixed", 12, tuple(f"Site {c}" for c in "ABCDEFGHIJKL"), rng(1))
     >>> all(0 <= i < 12 for i in mx.aliases.values()) and bool(mx.aliases)
+    True
+    >>> all(10000 < int(x) < 100000 for x in make_names("random", 5, (), rng(2), True).names)
     True
 """
 
@@ -84,55 +97,72 @@ class Naming:
         return {node: alias for alias, node in self.aliases.items()}
 
 
-def _hash(g: np.random.Generator) -> str:
-    return "n" + "".join(_HEX[int(i)] for i in g.integers(0, 16, size=4))
+@dataclass(frozen=True)
+class _Formats:
+    """The generated identifier formats of one side (in distribution or held out)."""
+
+    hex_digits: int  # of a hash (after "n") and of a hex code (after "0x")
+    garbled_head: tuple[int, int]  # consonants before the separator: low, high (exclusive)
+    garbled_tail: int
+    numbers: tuple[int, int]  # bare numbers of mixed naming: low, high (exclusive)
+    codes: tuple[int, int]  # the number of a code
+    random_ids: tuple[int, int]  # random naming: low, high (inclusive)
 
 
-def _hex(g: np.random.Generator) -> str:
-    return "0x" + "".join(_HEX[int(i)] for i in g.integers(0, 16, size=4)).upper()
+_IN_DISTRIBUTION = _Formats(4, (2, 4), 2, (10, 10000), (1, 100), (1, 10000))
+_HELD_OUT = _Formats(6, (4, 5), 3, (10001, 100000), (100, 1000), (10001, 99999))
 
 
-def _garbled(g: np.random.Generator) -> str:
-    head = "".join(_CONS[int(i)] for i in g.integers(0, len(_CONS), size=int(g.integers(2, 4))))
+def _hash(g: np.random.Generator, f: _Formats) -> str:
+    return "n" + "".join(_HEX[int(i)] for i in g.integers(0, 16, size=f.hex_digits))
+
+
+def _hex(g: np.random.Generator, f: _Formats) -> str:
+    return "0x" + "".join(_HEX[int(i)] for i in g.integers(0, 16, size=f.hex_digits)).upper()
+
+
+def _garbled(g: np.random.Generator, f: _Formats) -> str:
+    size = int(g.integers(*f.garbled_head))
+    head = "".join(_CONS[int(i)] for i in g.integers(0, len(_CONS), size=size))
     if g.random() < 0.3:
         head = head.upper()
     sep = "_-#"[int(g.integers(0, 3))]
-    tail = "".join((_CONS + "0123456789")[int(i)] for i in g.integers(0, 30, size=2))
+    tail = "".join((_CONS + "0123456789")[int(i)] for i in g.integers(0, 30, size=f.garbled_tail))
     return f"{head}{sep}{tail}"
 
 
-def _code(g: np.random.Generator) -> str:
+def _code(g: np.random.Generator, f: _Formats) -> str:
     prefix = _CODE_PREFIX[int(g.integers(0, len(_CODE_PREFIX)))]
     letter = "ABCDEFGHJKLMNPQRSTUVWXYZ"[int(g.integers(0, 24))]
-    return f"{prefix}_{letter}{int(g.integers(1, 100))}"
+    return f"{prefix}_{letter}{int(g.integers(*f.codes))}"
 
 
-def _one(kind: str, g: np.random.Generator, pool: list[str]) -> str:
+def _one(kind: str, g: np.random.Generator, pool: list[str], f: _Formats) -> str:
     if kind == "hash":
-        return _hash(g)
+        return _hash(g, f)
     if kind == "hex":
-        return _hex(g)
+        return _hex(g, f)
     if kind == "garbled":
-        return _garbled(g)
+        return _garbled(g, f)
     if kind == "number":
-        return str(int(g.integers(10, 10000)))
+        return str(int(g.integers(*f.numbers)))
     if kind == "code":
-        return _code(g)
+        return _code(g, f)
     if pool:
         return pool.pop()
-    return _code(g)
+    return _code(g, f)
 
 
-def _mixed(n: int, pool: tuple[str, ...], g: np.random.Generator) -> Naming:
+def _mixed(n: int, pool: tuple[str, ...], g: np.random.Generator, f: _Formats) -> Naming:
     names_pool = [pool[int(i)] for i in g.permutation(len(pool))]
     seen: set[str] = set()
     names: list[str] = []
     kinds: list[str] = []
     for _ in range(n):
         kind = _KINDS[int(g.choice(len(_KINDS), p=_KIND_P))]
-        name = _one(kind, g, names_pool)
+        name = _one(kind, g, names_pool, f)
         while name.casefold() in seen:
-            name = _one(kind, g, names_pool)
+            name = _one(kind, g, names_pool, f)
         seen.add(name.casefold())
         names.append(name)
         kinds.append(kind)
@@ -141,16 +171,18 @@ def _mixed(n: int, pool: tuple[str, ...], g: np.random.Generator) -> Naming:
     for node in sorted(int(i) for i in g.choice(n, size=k, replace=False)):
         choices = [c for c in ("name", "code", "hash") if c != kinds[node]]
         kind = choices[int(g.integers(0, len(choices)))]
-        alias = _one(kind, g, names_pool)
+        alias = _one(kind, g, names_pool, f)
         while alias.casefold() in seen:
-            alias = _one(kind, g, names_pool)
+            alias = _one(kind, g, names_pool, f)
         seen.add(alias.casefold())
         aliases[alias] = node
     listing = tuple(int(i) for i in g.permutation(n))
     return Naming("mixed", tuple(names), listing, "listed", MappingProxyType(aliases))
 
 
-def make_names(scheme: str, n: int, pool: tuple[str, ...], g: np.random.Generator) -> Naming:
+def make_names(
+    scheme: str, n: int, pool: tuple[str, ...], g: np.random.Generator, held_out: bool = False
+) -> Naming:
     """Draw the display names of one view.
 
     Args:
@@ -159,6 +191,9 @@ def make_names(scheme: str, n: int, pool: tuple[str, ...], g: np.random.Generato
         pool: Semantic names (at least ``n`` distinct ones for ``semantic``; ``mixed``
             draws some names and aliases from it and falls back to codes).
         g: The view's generator; the result is a pure function of its state.
+        held_out: Draw random IDs and generated mixed identifiers in the held-out formats
+            (see the module docstring; the OOD scenarios' views), disjoint from the
+            in-distribution ones. ``False`` draws exactly what it drew before 0.3.
 
     Raises:
         ConfigError: on an unknown scheme, ``n`` outside 1..10000, or a short pool.
@@ -169,8 +204,10 @@ def make_names(scheme: str, n: int, pool: tuple[str, ...], g: np.random.Generato
         raise ConfigError(f"n={n} cannot be named; use 1 <= n <= 10000")
     if scheme == "canonical":
         return Naming(scheme, tuple(str(i) for i in range(n)), tuple(range(n)), "numeric")
+    formats = _HELD_OUT if held_out else _IN_DISTRIBUTION
     if scheme == "random":
-        ids = [int(x) + 1 for x in g.choice(10000, size=n, replace=False)]
+        lo, hi = formats.random_ids
+        ids = [int(x) + lo for x in g.choice(hi - lo + 1, size=n, replace=False)]
         listing = tuple(sorted(range(n), key=lambda i: ids[i]))
         return Naming(scheme, tuple(str(x) for x in ids), listing, "numeric")
     distinct = list(dict.fromkeys(p for p in pool if p.casefold()))
@@ -182,7 +219,7 @@ def make_names(scheme: str, n: int, pool: tuple[str, ...], g: np.random.Generato
         names = tuple(distinct[int(i)] for i in g.choice(len(distinct), size=n, replace=False))
         listing = tuple(sorted(range(n), key=lambda i: (names[i].casefold(), names[i])))
         return Naming(scheme, names, listing, "alphabetical")
-    out = _mixed(n, tuple(distinct), g)
+    out = _mixed(n, tuple(distinct), g, formats)
     bad = [x for x in (*out.names, *out.aliases) if any(f in x for f in _FORBIDDEN)]
     if bad:  # pragma: no cover - generators above never produce these
         raise ConfigError(f"mixed names {bad} contain forbidden characters")

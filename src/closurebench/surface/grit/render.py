@@ -271,7 +271,9 @@ def render(
     if isinstance(naming, Naming):
         nm = naming
     elif naming in NAMINGS:
-        nm = make_names(naming, structure.n, sc.name_pool(structure.n), rng)
+        nm = make_names(
+            naming, structure.n, sc.name_pool(structure.n), rng, held_out=sc.split == "ood"
+        )
     else:
         raise ConfigError(f"naming {naming!r} is not one of {NAMINGS}")
     if len(nm.names) != structure.n:

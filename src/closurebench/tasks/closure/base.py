@@ -47,7 +47,13 @@ from typing import Any, ClassVar
 import numpy as np
 
 from closurebench import ein
-from closurebench.errors import Resample, SamplingError, VerificationError, shorten
+from closurebench.errors import (
+    ConfigError,
+    Resample,
+    SamplingError,
+    VerificationError,
+    shorten,
+)
 from closurebench.graphs import Graph
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.seeding import SeedPart, rng
@@ -56,6 +62,7 @@ from closurebench.structures.closure import ClosureStructure
 __all__ = [
     "RESULT_TYPES",
     "TESTED_MAX_N",
+    "WORDINGS",
     "AnchorExcludedSetTask",
     "Answer",
     "ClosureStructure",
@@ -63,6 +70,7 @@ __all__ = [
     "SetTask",
     "Verified",
     "answers_equal",
+    "check_wording",
     "ein_edges",
     "ein_set",
     "normalize",
@@ -76,6 +84,34 @@ __all__ = [
 #: The largest ``n`` at which every category is tested to generate (at the default
 #: densities; ``tests/tasks/test_closure_large_n.py``); ``closurebench categories`` shows it.
 TESTED_MAX_N = 100
+
+#: How a question states the source-inclusion convention of an ambiguous category:
+#: ``explicit`` in words ("not counting X itself"; the default), or ``implicit``, left
+#: unsaid as in the paper (:attr:`ClosureTask.implicit_template`).
+WORDINGS: tuple[str, ...] = ("explicit", "implicit")
+
+
+def check_wording(conventions: str, where: str = "conventions") -> str:
+    """Return ``conventions`` if it is one of :data:`WORDINGS`.
+
+    Raises:
+        ConfigError: naming the value, where it was given and the choices.
+
+    Example:
+        >>> check_wording("implicit")
+        'implicit'
+        >>> check_wording("paper", "--conventions")
+        Traceback (most recent call last):
+        ...
+        closurebench.errors.ConfigError: --conventions 'paper' is unknown; choose one of \
+explicit, implicit
+    """
+    if conventions not in WORDINGS:
+        raise ConfigError(
+            f"{where} {conventions!r} is unknown; choose one of {', '.join(WORDINGS)}"
+        )
+    return conventions
+
 
 #: The result type names, in :class:`~closurebench.schema.enums.ResultType` order.
 RESULT_TYPES: tuple[str, ...] = tuple(t.value for t in ResultType)
@@ -288,6 +324,12 @@ class ClosureTask(ABC):
             ``{siblings}``, ``{cousins}``, ``{grandchildren}``) and the anchors (``{X}``,
             ``{Y}`` labels, ``{k}`` and ``{k_nouns}``, the noun in the number ``k`` asks
             for). It states the category's conventions in words.
+        implicit_template: For the ambiguous categories (``ambiguity`` set), the same
+            query with its source-inclusion statement dropped ("How many {nouns} can {X}
+            reach {path}?"): the paper's wording, which leaves that convention implicit
+            (its Limitation 5). Generated with ``conventions="implicit"``; the
+            reference and alternative answers do not change. ``None`` for a category
+            whose question has one reading (its ``template`` is used either way).
         conventions: Phrases of the filled template that state those conventions.
         compound_keys: For compound answers: key -> result type, in the order the
             answer form names them.
@@ -303,6 +345,7 @@ class ClosureTask(ABC):
     two_graphs: ClassVar[bool] = False
     anchor_names: ClassVar[tuple[str, ...]] = ()
     template: ClassVar[str]
+    implicit_template: ClassVar[str | None] = None
     conventions: ClassVar[tuple[str, ...]] = ()
     compound_keys: ClassVar[Mapping[str, ResultType] | None] = None
     min_n: ClassVar[int] = 4
@@ -330,6 +373,28 @@ class ClosureTask(ABC):
     @abstractmethod
     def python_program(self, s: ClosureStructure) -> str:
         """Python + NetworkX source printing the answer (ids) as one JSON value."""
+
+    def question_template(self, conventions: str = "explicit") -> str:
+        """The query template under a wording of :data:`WORDINGS`.
+
+        ``explicit`` is :attr:`template`; ``implicit`` is :attr:`implicit_template` for
+        an ambiguous category, else :attr:`template` (nothing is left to drop).
+
+        Raises:
+            ConfigError: for a wording other than :data:`WORDINGS`.
+
+        Example:
+            >>> from closurebench.tasks.closure import CLOSURE_TASKS
+            >>> CLOSURE_TASKS["reach_then_count"].question_template("implicit")
+            'How many {nouns} can {X} reach {path}?'
+            >>> CLOSURE_TASKS["reachability"].question_template("implicit") == (
+            ...     CLOSURE_TASKS["reachability"].template)
+            True
+        """
+        check_wording(conventions)
+        if conventions == "implicit" and self.implicit_template is not None:
+            return self.implicit_template
+        return self.template
 
     def alternative(self, s: ClosureStructure, answer: Answer) -> Answer | None:
         """The answer under the other source-inclusion convention (ambiguous categories)."""

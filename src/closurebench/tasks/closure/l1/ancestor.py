@@ -53,6 +53,9 @@ class Ancestor(AnchorExcludedSetTask):
         "Which {nouns} are {X}'s {ancestors}, that is, {X}'s {parents}, their {parents}, "
         "and so on? Do not include {X}{self}."
     )
+    implicit_template: ClassVar[str | None] = (
+        "Which {nouns} are {X}'s {ancestors}, that is, {X}'s {parents}, their {parents}, and so on?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -60,6 +60,10 @@ class Cousin(AnchorExcludedSetTask):
         "Which {nouns} are {X}'s {cousins}, that is, share at least one {grandparent} "
         "with {X} but no {parent} with {X}? Do not include {X}{self}."
     )
+    implicit_template: ClassVar[str | None] = (
+        "Which {nouns} are {X}'s {cousins}, that is, share at least one {grandparent} "
+        "with {X} but no {parent} with {X}?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("but no", "Do not include")
     min_n: ClassVar[int] = 5
 

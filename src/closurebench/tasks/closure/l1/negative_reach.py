@@ -42,6 +42,7 @@ class NegativeReach(AnchorExcludedSetTask):
     level: ClassVar[int] = 1
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = "Which {nouns} can {X} not reach {path}? Do not include {X}{self}."
+    implicit_template: ClassVar[str | None] = "Which {nouns} can {X} not reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -73,6 +73,9 @@ class SetDifference(SetTask):
         "Which {nouns} can {X} reach {path} that {Y} cannot reach? "
         "Do not include {X} or {Y} themselves."
     )
+    implicit_template: ClassVar[str | None] = (
+        "Which {nouns} can {X} reach {path} that {Y} cannot reach?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

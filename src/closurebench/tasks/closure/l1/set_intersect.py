@@ -72,6 +72,7 @@ class SetIntersect(SetTask):
     template: ClassVar[str] = (
         "Which {nouns} can both {X} and {Y} reach {path}? Do not include {X} or {Y} themselves."
     )
+    implicit_template: ClassVar[str | None] = "Which {nouns} can both {X} and {Y} reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("Do not include", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

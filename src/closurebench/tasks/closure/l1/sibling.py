@@ -52,6 +52,9 @@ class Sibling(AnchorExcludedSetTask):
         "Which {nouns} are {X}'s {siblings}, that is, share at least one {parent} with {X}? "
         "Do not include {X}{self}."
     )
+    implicit_template: ClassVar[str | None] = (
+        "Which {nouns} are {X}'s {siblings}, that is, share at least one {parent} with {X}?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("Do not include",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -44,6 +44,7 @@ class IntersectThenSize(ClosureTask):
     template: ClassVar[str] = (
         "How many {nouns} can both {X} and {Y} reach {path}, not counting {X} or {Y} themselves?"
     )
+    implicit_template: ClassVar[str | None] = "How many {nouns} can both {X} and {Y} reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "themselves")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

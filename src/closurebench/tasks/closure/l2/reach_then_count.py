@@ -39,6 +39,7 @@ class ReachThenCount(ClosureTask):
     ambiguity: ClassVar[Ambiguity | None] = Ambiguity.COUNT
     anchor_names: ClassVar[tuple[str, ...]] = ("X",)
     template: ClassVar[str] = "How many {nouns} can {X} reach {path}, not counting {X}{self}?"
+    implicit_template: ClassVar[str | None] = "How many {nouns} can {X} reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("not counting",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

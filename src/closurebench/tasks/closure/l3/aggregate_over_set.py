@@ -47,6 +47,11 @@ class AggregateOverSet(ClosureTask):
         "On average, how many {nouns} {does} each of them {inf} directly? "
         "Round to 2 decimal places."
     )
+    implicit_template: ClassVar[str | None] = (
+        "Consider the {nouns} that {X} can reach {path}. "
+        "On average, how many {nouns} {does} each of them {inf} directly? "
+        "Round to 2 decimal places."
+    )
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "2 decimal places")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -47,6 +47,10 @@ class Conditional(ClosureTask):
         "If {X} can reach {Y} {path}, how many {nouns} can {X} reach in total, "
         "not counting {X}{self}? If {X} cannot reach {Y}, answer -1."
     )
+    implicit_template: ClassVar[str | None] = (
+        "If {X} can reach {Y} {path}, how many {nouns} can {X} reach in total? "
+        "If {X} cannot reach {Y}, answer -1."
+    )
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "answer -1")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -77,6 +77,9 @@ class GraphComparison(ClosureTask):
         "How many {nouns} can {X} reach {path} this year that {X} could not reach "
         "last year? Do not count {X}{self}."
     )
+    implicit_template: ClassVar[str | None] = (
+        "How many {nouns} can {X} reach {path} this year that {X} could not reach last year?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("this year", "last year", "Do not count")
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:

@@ -78,6 +78,11 @@ class KinshipComplex(ClosureTask):
         "How many {nouns} belong to the lineage formed by that earliest ancestor and all "
         "of its descendants? Include the earliest ancestor in the count."
     )
+    implicit_template: ClassVar[str | None] = (
+        "{X} has exactly one earliest ancestor, an ancestor with no {parents} listed. "
+        "How many {nouns} belong to the lineage formed by that earliest ancestor and all "
+        "of its descendants?"
+    )
     conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
