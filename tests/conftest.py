@@ -121,3 +121,17 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section("writes outside tmp_path", sep="=", red=True, bold=True)
         for problem in problems:
             terminalreporter.write_line(f"ERROR: {problem}", red=True)
+
+
+@pytest.fixture
+def wall() -> str:
+    """The bubblewrap wall; skipped where it does not work (failed under
+    ``CLOSUREBENCH_REQUIRE_WALL=1``, which ``.ci/run`` sets when bubblewrap is installed)."""
+    from closurebench.sandbox import isolation_available
+
+    works, why = isolation_available("bwrap")
+    if not works:
+        if os.environ.get("CLOSUREBENCH_REQUIRE_WALL") == "1":
+            pytest.fail(f"the bwrap wall is required but does not work: {why}")
+        pytest.skip(f"the bwrap wall does not work here: {why}")
+    return "bwrap"

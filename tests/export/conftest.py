@@ -9,7 +9,6 @@ The wall fixture skips where bubblewrap does not work, unless
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +18,6 @@ from closurebench.generate.closure import ClosureConfig, generate_records
 from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import generate_records as grit_records
 from closurebench.generate.io import write_jsonl
-from closurebench.sandbox import isolation_available
 
 
 @pytest.fixture(scope="session")
@@ -48,14 +46,3 @@ def suite_data(
 ) -> tuple[Path, list[Any]]:
     """Each suite's file and records in turn."""
     return closure_data if request.param == "closure" else grit_data
-
-
-@pytest.fixture
-def wall() -> str:
-    """The bubblewrap wall; skipped (or failed, under CLOSUREBENCH_REQUIRE_WALL=1) without it."""
-    works, why = isolation_available("bwrap")
-    if not works:
-        if os.environ.get("CLOSUREBENCH_REQUIRE_WALL") == "1":
-            pytest.fail(f"the bwrap wall is required but does not work: {why}")
-        pytest.skip(f"the bwrap wall does not work here: {why}")
-    return "bwrap"

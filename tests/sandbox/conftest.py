@@ -35,17 +35,6 @@ def level(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def wall() -> str:
-    """The wall (``bwrap``); skipped (or failed, see above) where it does not work."""
-    works, why = isolation_available("bwrap")
-    if not works:
-        if os.environ.get("CLOSUREBENCH_REQUIRE_WALL") == "1":
-            pytest.fail(f"the bwrap wall is required but does not work: {why}")
-        pytest.skip(f"the bwrap wall does not work here: {why}")
-    return "bwrap"
-
-
-@pytest.fixture
 def limits() -> SandboxLimits:
     """The tests' caps (see :data:`LIMITS`)."""
     return LIMITS
