@@ -86,6 +86,20 @@ def _contained_tempdir(
         request.config.stash[_LEAK_KEY] = sorted(p.name for p in contained.iterdir())
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _torch_caches_under_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Keep torch's compile cache (``$TMPDIR/torchinductor_<user>`` by default) in pytest's
+    temporary folders: importing trl or peft (the train tests, the import walk of
+    ``test_no_global_random``) creates it."""
+    saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(tmp_path_factory.mktemp("torchinductor"))
+    yield
+    if saved is None:
+        os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
+    else:
+        os.environ["TORCHINDUCTOR_CACHE_DIR"] = saved
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     problems: list[str] = []
     before = session.config.stash.get(_TREE_KEY, None)

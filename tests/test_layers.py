@@ -3,7 +3,7 @@
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
     errors → seeding, jsonl → schema → graphs → ein → structures, sandbox → tasks
-    → surface, tools → scoring → generate → dataset, docs, evaluate, generator → report, train
+    → surface, tools → scoring → generate → dataset, evaluate, generator → docs, report, train
     → cli
 
 Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge. ``sandbox``
@@ -39,7 +39,7 @@ RANKS: dict[str, int] = {
     "scoring": 8,
     "generate": 9,
     "dataset": 10,
-    "docs": 10,
+    "docs": 11,
     "evaluate": 10,
     "generator": 10,
     "report": 11,

@@ -946,6 +946,107 @@ typed one); GRIT item `i` is view `i % 8` of base graph `i // 8` of the split of
 answer string with the suite's scorer."""
 
 
+_TRAINING_RECIPES = """\
+## Training recipes
+
+```
+closurebench train sft --data SFT.jsonl --model M --out DIR [--recipe R.toml] \\
+    [--preset closurebench-sft|grain-sft] [--epochs E] [--max-steps N] [--resume]
+closurebench train grpo --data GRPO.jsonl --model M --out DIR [--recipe R.toml] \\
+    [--preset grain-grpo|grain-arpo] [--algorithm grpo|arpo] [--mode prompt|tools] \\
+    [--max-steps N] [--resume]
+```
+
+Both run on TRL (`SFTTrainer`, `GRPOTrainer`) with a PEFT LoRA adapter or full
+fine-tuning, and need the `train` extra. `--model` is a hub id or a local directory (a
+`save_pretrained` folder, or an adapter folder: its base model is loaded with the adapter
+attached); with `HF_HUB_OFFLINE=1` a model missing from the cache is one line naming it,
+never a download. The same loader serves `closurebench eval --provider transformers`, so
+`closurebench eval DATA --provider transformers --model DIR/final` evaluates what a run
+wrote.
+
+A recipe is a TOML or JSON file whose sections are `[model]`, `[lora]` (or
+`lora = false`), `[optim]`, `[output]` and `[sft]` or `[grpo]` (with `[grpo.arpo]` and
+`[[grpo.curriculum]]` stages); unknown keys and bad values are one error naming every
+bad key, before any model loads. A file may start from a preset (`preset = "grain-sft"`)
+and override any key; the options override the file.
+
+| preset | for | settings |
+|---|---|---|
+{presets}
+
+```toml
+preset = "closurebench-sft"
+[model]
+name = "Qwen/Qwen2.5-0.5B-Instruct"
+[lora]
+r = 16
+[optim]
+epochs = 3
+[output]
+dir = "runs/sft-answer"
+save_steps = 200
+report_to = ["tensorboard"]   # none by default: nothing leaves the machine unless asked
+[sft]
+loss = "completion"           # or "assistant" (templates TRL can mark), "full"
+max_length = 4096             # longer rows are dropped (and counted), never cut
+```
+
+A run writes `DIR/recipe.json` (the recipe as run), `DIR/metrics.jsonl` (every log event:
+step, epoch, loss, learning rate, and for GRPO the reward's parts
+`closurebench/valid`, `closurebench/r_ans`, `closurebench/s_inv` and the curriculum
+stage), `DIR/checkpoint-<step>/` and `DIR/final/` (the adapter or model, with its
+tokenizer). A run into a folder that holds checkpoints is refused; `--resume` continues
+from the last checkpoint with the run's own `recipe.json` (another recipe is refused;
+only `--epochs` / `--max-steps` may change), appending to the same metrics log.
+
+**SFT.** Any `closurebench export sft` file (targets may be mixed). By default the loss
+covers everything after the prompt the evaluation sends: the reply, or for agent
+episodes every assistant turn with the tool results between them (`sft.loss =
+"assistant"` masks the tool results too, where the template allows it). `agent-tools`
+rows carry their `tools`, rendered by the chat template; their calls' arguments are
+passed as objects, as templates expect.
+
+**GRPO and ARPO.** A `closurebench export grpo` file; the reward is the gated reward
+(`rho_err` if invalid, else `r_ans + lambda_inv * s_inv`). `--mode prompt` trains on the
+exported prompt, single-turn; `--mode tools` runs agentic RL through TRL's
+`environment_factory`: each group gets a fresh naming view of its row's graph (the naming
+perturbation; `perturb = false` keeps the row's view), the graph tool's functions are the
+environment's methods, so rollouts make real tool calls, and each completion is scored
+against the view its environment drew. The size curriculum is a list of stages (`n_min`,
+`n_max`, `max_steps` or `epochs`, `graphs_per_task_and_size`), run in one TRL run so
+checkpoints cover all of it. `--algorithm arpo` samples each group with ARPO's
+entropy-triggered partial rollouts (TRL's `rollout_func`; `initial_rollouts`,
+`beam_size`, `branch_probability`, `entropy_weight`) and trains with the GRPO estimator
+over the branched group; branching happens within the model's first turn (TRL appends
+tool results after the sampler returns), see `closurebench.train.arpo`. `use_vllm = true`
+generates with vLLM (TRL's `use_vllm`; not with ARPO). TRL has no prompt-length limit of
+its own: rows longer than `grpo.max_prompt_length` tokens are dropped before training."""
+
+
+def _presets_table() -> list[str]:
+    from closurebench.train.recipe import PRESETS
+
+    rows = []
+    for name, frag in PRESETS.items():
+        kind = frag["kind"]
+        lora = frag.get("lora", {})
+        parts = [
+            "full fine-tuning"
+            if lora is False
+            else "LoRA " + ", ".join(f"{k} {v}" for k, v in lora.items())
+        ]
+        parts += [f"{k} {v}" for k, v in frag.get("optim", {}).items()]
+        for section in ("sft", "grpo"):
+            for k, v in frag.get(section, {}).items():
+                if isinstance(v, dict):
+                    parts += [f"{k}.{k2} {v2}" for k2, v2 in v.items()]
+                else:
+                    parts.append(f"{k} {v}")
+        rows.append(f"| `{name}` | `train {kind}` | {'; '.join(parts)} |")
+    return rows
+
+
 def _training_page() -> str:
     from closurebench.evaluate.modes import MODES
     from closurebench.evaluate.providers.reference import REFERENCE_MODELS
@@ -961,7 +1062,8 @@ def _training_page() -> str:
         rows.append((f"`{t.name}`", f"`{t.mode}`", ", ".join(suites), t.help))
     body = [_TRAINING_COMMANDS, "", "## SFT targets", ""]
     body += _table(("target", "mode", "suites", "assistant turns"), rows)
-    body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, ""]
+    recipes = _TRAINING_RECIPES.replace("{presets}", "\n".join(_presets_table()))
+    body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, "", recipes, ""]
     titles = {
         "sft": "SFT record (`closurebench schema sft`)",
         "grpo": "GRPO record (`closurebench schema grpo`)",
@@ -994,8 +1096,8 @@ _PAGES = (
     ),
     (
         "[training.md](training.md)",
-        "training data export: SFT targets, GRPO prompts and reward columns, every field of "
-        "the sft and grpo records",
+        "training: data export (SFT targets, GRPO prompts and reward columns, every field of "
+        "the sft and grpo records) and the SFT / GRPO / ARPO recipes",
     ),
 )
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
 
 import pytest
 
@@ -18,19 +17,6 @@ import pytest
 _EVALUATE_TESTS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "evaluate")
 if _EVALUATE_TESTS not in sys.path:
     sys.path.insert(0, _EVALUATE_TESTS)
-
-
-@pytest.fixture(scope="session", autouse=True)
-def _torch_caches_under_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Keep torch's compile cache (``$TMPDIR/torchinductor_<user>`` by default) in pytest's
-    temporary folders: the suite writes nowhere else."""
-    saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(tmp_path_factory.mktemp("torchinductor"))
-    yield
-    if saved is None:
-        os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
-    else:
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = saved
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

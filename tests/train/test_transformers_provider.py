@@ -239,11 +239,19 @@ def test_missing_chat_template_is_a_clear_error(
 
 def test_unloadable_model_names_the_fix(tmp_path: Path) -> None:
     provider = make_provider("transformers", model_path=str(tmp_path / "nowhere"), device="cpu")
-    with pytest.raises(ProviderError, match="could not load model") as info:
+    with pytest.raises(ProviderError, match="no such directory") as info:
         asyncio.run(
             provider.complete([{"role": "user", "content": "hi"}], GenerationSettings(model="x"))
         )
-    assert "--model" in str(info.value)
+    assert "pass a model directory or a hub id" in str(info.value) and info.value.fatal
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    provider = make_provider("transformers", model_path=str(empty), device="cpu")
+    with pytest.raises(ProviderError, match=r"needs config\.json and weights") as info:
+        asyncio.run(
+            provider.complete([{"role": "user", "content": "hi"}], GenerationSettings(model="x"))
+        )
+    assert "\n" not in str(info.value)
 
 
 def test_stop_sequences_cut_local_generations_and_native_tools_are_refused(

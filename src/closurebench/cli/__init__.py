@@ -72,6 +72,7 @@ COMMANDS: dict[str, str] = {
     "check-overlap": "closurebench.cli.overlap:check_overlap",
     "reword": "closurebench.cli.reword:reword_cmd",
     "export": "closurebench.cli.export:app",
+    "train": "closurebench.cli.train:app",
 }
 
 #: A closurebench error: bad input, configuration, dataset or generation failure.

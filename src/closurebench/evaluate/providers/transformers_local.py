@@ -17,8 +17,10 @@ waiting for the model does not count.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from closurebench.evaluate.providers.base import (
@@ -28,7 +30,7 @@ from closurebench.evaluate.providers.base import (
     apply_stop,
 )
 
-__all__ = ["MISSING_EXTRA_MESSAGE", "TransformersProvider", "split_think"]
+__all__ = ["MISSING_EXTRA_MESSAGE", "TransformersProvider", "load_causal_lm", "split_think"]
 
 MISSING_EXTRA_MESSAGE = (
     "the transformers provider needs torch and transformers ({missing}); "
@@ -51,6 +53,103 @@ def _import_backend() -> tuple[Any, Any]:
             MISSING_EXTRA_MESSAGE.format(missing=f"missing: {missing}"), retryable=False
         ) from exc
     return torch, transformers
+
+
+def _offline() -> bool:
+    return any(
+        os.environ.get(v, "") not in ("", "0", "false", "False")
+        for v in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+
+
+def load_causal_lm(
+    name: str,
+    *,
+    dtype: str = "auto",
+    tokenizer: str | None = None,
+    revision: str | None = None,
+    trust_remote_code: bool = False,
+) -> tuple[Any, Any]:
+    """Load a causal LM and its tokenizer: a hub id, a local directory or a LoRA adapter.
+
+    A local directory is read from disk (``save_pretrained`` output); a directory holding
+    ``adapter_config.json`` (a PEFT adapter, as ``closurebench train`` writes) loads its
+    base model with the adapter attached, the tokenizer from the adapter's folder when it
+    has one, else from the base. Anything else is a hub id, read through the Hugging Face
+    cache: with ``HF_HUB_OFFLINE=1`` a model missing from the cache is an error, never a
+    download. A tokenizer without a pad token gets its end-of-sequence token.
+
+    Args:
+        name: Hub id or local directory.
+        dtype: Torch dtype name (``"auto"``, ``"float32"``, ``"bfloat16"``, ...).
+        tokenizer: Where the tokenizer is, when not beside the model.
+        revision: Hub revision (ignored for local directories).
+        trust_remote_code: Passed to ``from_pretrained``.
+
+    Returns:
+        ``(model, tokenizer)``, the model on CPU in ``dtype``.
+
+    Raises:
+        ProviderError: one line naming what is missing (torch / transformers / peft, the
+            directory, its weights, the model in an offline cache) and the fix; fatal
+            (every request of a run would fail the same way).
+    """
+    torch, transformers = _import_backend()
+    path = Path(name).expanduser()
+    local = path.exists()
+    if not local and name.startswith((".", "/", "~")):
+        raise ProviderError(
+            f"model {name!r}: no such directory; pass a model directory or a hub id",
+            retryable=False,
+            fatal=True,
+        )
+    torch_dtype = dtype if dtype == "auto" else getattr(torch, dtype)
+    kwargs: dict[str, Any] = {"trust_remote_code": trust_remote_code}
+    if not local and revision is not None:
+        kwargs["revision"] = revision
+    source = str(path) if local else name
+    adapter = local and (path / "adapter_config.json").is_file()
+    tok_source = tokenizer or source
+    try:
+        if adapter:
+            try:
+                from peft import AutoPeftModelForCausalLM
+            except ImportError:
+                raise ProviderError(
+                    f"model {name!r} is a LoRA adapter, and loading one needs peft; install "
+                    "the 'train' extra: uv sync --extra train",
+                    retryable=False,
+                    fatal=True,
+                ) from None
+            model = AutoPeftModelForCausalLM.from_pretrained(
+                source, dtype=torch_dtype, trust_remote_code=trust_remote_code
+            )
+            if tokenizer is None and not any(
+                (path / f).is_file() for f in ("tokenizer.json", "tokenizer_config.json")
+            ):
+                tok_source = model.peft_config["default"].base_model_name_or_path
+        else:
+            model = transformers.AutoModelForCausalLM.from_pretrained(
+                source, dtype=torch_dtype, **kwargs
+            )
+        tok = transformers.AutoTokenizer.from_pretrained(tok_source, **kwargs)
+    except (OSError, ValueError) as exc:
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        if _offline() and not local:
+            hint = (
+                "HF_HUB_OFFLINE is set and the model is not in the local cache; download it "
+                "once online or pass a local directory"
+            )
+        elif local:
+            hint = "the directory needs config.json and weights (save_pretrained output)"
+        else:
+            hint = "check the hub id, or pass a local directory"
+        raise ProviderError(
+            f"model {name!r} cannot be loaded ({first}); {hint}", retryable=False, fatal=True
+        ) from None
+    if tok.pad_token_id is None:
+        tok.pad_token = tok.eos_token
+    return model, tok
 
 
 def split_think(text: str) -> tuple[str, str | None]:
@@ -124,25 +223,13 @@ class TransformersProvider:
         self._lock = threading.Lock()
 
     def _load(self, path: str) -> None:
-        torch, transformers = self._torch, self._transformers
+        torch = self._torch
         device = self.device or ("cuda" if torch.cuda.is_available() else "cpu")
-        dtype = self.dtype if self.dtype == "auto" else getattr(torch, self.dtype)
-        try:
-            tokenizer = transformers.AutoTokenizer.from_pretrained(
-                path, trust_remote_code=self.trust_remote_code
-            )
-            model = transformers.AutoModelForCausalLM.from_pretrained(
-                path, dtype=dtype, trust_remote_code=self.trust_remote_code
-            ).to(device)
-        except (OSError, ValueError) as exc:
-            raise ProviderError(
-                f"could not load model '{path}' ({exc}); check --model (a Hub id or a "
-                "local directory with config.json and weights)",
-                retryable=False,
-            ) from exc
+        model, tokenizer = load_causal_lm(
+            path, dtype=self.dtype, trust_remote_code=self.trust_remote_code
+        )
+        model = model.to(device)
         model.eval()
-        if tokenizer.pad_token_id is None:
-            tokenizer.pad_token = tokenizer.eos_token
         self._model, self._tokenizer, self._loaded, self.device = model, tokenizer, path, device
 
     def _generate(
