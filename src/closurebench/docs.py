@@ -21,6 +21,9 @@ documentation cannot drift from the implementation (a test regenerates it and co
 * ``docs/training.md`` — the training data export (:mod:`closurebench.train.export`: the
   SFT targets with their modes and suites, the GRPO columns a reward reads, the fields of
   the ``sft`` and ``grpo`` records);
+* ``docs/memorisation.md`` — the memorisation probe (:mod:`closurebench.evaluate.memorisation`:
+  the three sets, the outputs, Table 6; the fields of the ``memorisation`` and ``table6``
+  records);
 * ``docs/README.md`` — the index.
 
 Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, or
@@ -28,8 +31,9 @@ Run ``python -m closurebench.docs`` (writes ``docs/`` of the current directory, 
 
 Example:
     >>> pages = render_docs()
-    >>> sorted(pages)
-    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'sandbox.md', 'tools.md', 'training.md']
+    >>> sorted(pages)  # doctest: +NORMALIZE_WHITESPACE
+    ['README.md', 'categories.md', 'ein.md', 'formats.md', 'memorisation.md', 'sandbox.md',
+     'tools.md', 'training.md']
     >>> "### `tc(A)`" in pages["ein.md"]
     True
 """
@@ -1073,6 +1077,105 @@ def _training_page() -> str:
     return _page("Training data export", _TRAINING_INTRO, body)
 
 
+_MEMORISATION_INTRO = """\
+A model fine-tuned on a training file may have learnt the task, or the file. The
+memorisation probe (ClosureBench §4.5, Table 6, Figure 2) tells them apart: it evaluates
+the base model and each checkpoint on the training file (**seen**), on new instances of
+the same distribution (**fresh**) and on the training file's own structures asked in new
+words (**re-worded**), and reports the gaps seen − fresh (what was memorised, wording and
+structure) and seen − re-worded (what was memorised of the wording alone)
+(`closurebench.evaluate.memorisation`, `closurebench.report.memorisation`)."""
+
+_MEMORISATION_COMMANDS = """\
+## Commands
+
+```
+closurebench memorisation --model M --seen TRAIN.jsonl --out DIR \\
+    [--checkpoints CKPT]... [--seeds 42,137,256] [--fresh-count N] \\
+    [--provider openai|transformers|scripted] [--mode direct|cot|program-ein|...] \\
+    [--base-url URL] [--device cuda:0] [--max-tokens N] [--no-progress]
+closurebench memorisation --table6 answer=DIR_A --table6 ein=DIR_E \\
+    --table6 python=DIR_P --out DIR
+```
+
+- `--model` is the base model; each `--checkpoints` (repeat the option, in the order
+  to plot) is a model folder or a LoRA adapter folder for `--provider transformers`
+  (it must hold `config.json` or `adapter_config.json` and weights; checked before
+  anything runs), or a model name a server knows for `--provider openai`. A checkpoint
+  is labelled by its folder name; a transformers `checkpoint-<step>` folder gives the
+  step, its `trainer_state.json` the epoch.
+- The seen file is a dataset file of `closurebench generate` (either suite), read
+  through the typed records.
+- Each seed draws its own sets from `derive_seed(seed, "memorisation", "fresh")` and
+  `derive_seed(seed, "memorisation", "reworded")`. **fresh**: per category (GRIT: per
+  task) as many instances as the seen file has (`--fresh-count` spreads another total in
+  proportion), generated with the seen file's split, node-count and density ranges,
+  encodings, answer hints and query wording, dropping any instance whose structure or
+  question the seen file holds. **re-worded**: `closurebench reword`'s own re-wording
+  (same ids, graphs, anchors and answers; new labels, frame, style and edge order).
+  A GRIT file has no re-worded set (it already holds every graph in its 8 views).
+- Every evaluation is a run of the `closurebench eval` harness in its own folder, so the
+  same command resumes an interrupted probe; the seen file is evaluated once per
+  checkpoint, each fresh and re-worded set once per seed.
+- Bad input is one `error:` line, exit code 1 (a missing file, a checkpoint folder
+  without a model or weights, a repeated seed); a model that cannot be loaded or a dead
+  server, exit code 3; a probe finished with instances in error, exit code 4 (run it
+  again to retry them)."""
+
+_MEMORISATION_FILES = (
+    (
+        "`DIR/sets/seed-<s>/fresh.jsonl`, `reworded.jsonl`",
+        "the generated sets, with their manifests (which record the seen file's sha256 and "
+        "the seeds: a resumed probe reads them back)",
+    ),
+    (
+        "`DIR/runs/<checkpoint>/seen`, `fresh-<s>`, `reworded-<s>`",
+        "run folders of the harness (`results.jsonl`, `summary.json`, ...)",
+    ),
+    ("`DIR/memorisation.json`", "the probe record (below; `closurebench schema memorisation`)"),
+    ("`DIR/memorisation.md`", "the probe table, strict and lenient, and Figure 2"),
+    (
+        "`DIR/figures/memorisation.png`",
+        "Figure 2: accuracy per checkpoint (x: epoch, else step, else position), one line "
+        "per set, 95% bands",
+    ),
+    ("`DIR/table6.json`, `table6.md`", "Table 6 (`--table6`; below; `closurebench schema table6`)"),
+)
+
+_MEMORISATION_STATS = """\
+Accuracies are over answered instances, pooled over the seeds: the Wilson 95% interval
+of the pooled count, over seeds and instances alike; a gap carries Newcombe's hybrid
+score interval (built from the two Wilson intervals), and each seed's own gap is kept
+too. Table 6 takes the last checkpoint of each probe given with `--table6 LABEL=DIR`
+(one per kind of supervision: the answer alone, an Ein program, a Python program; each
+probe evaluated in the mode its model was trained for) and sets seen against held-out
+(fresh) and re-worded accuracy. `closurebench report RUN_DIR... --probe answer=DIR_A
+--probe ein=DIR_E` puts the same into the evaluation report: each probe's table and
+Figure 2 (`figures/memorisation-<label>.png`), and Table 6 across two or more probes.
+The same seeds and models give byte-identical `memorisation.json`, `memorisation.md`,
+figure and sets."""
+
+
+def _memorisation_page() -> str:
+    from closurebench.schema import schema_for
+
+    body = [
+        _MEMORISATION_COMMANDS,
+        "",
+        "## Files",
+        "",
+        *_table(("file", "what"), _MEMORISATION_FILES),
+    ]
+    body += ["", _MEMORISATION_STATS, ""]
+    titles = {
+        "memorisation": "Probe record (`closurebench schema memorisation`)",
+        "table6": "Table 6 record (`closurebench schema table6`)",
+    }
+    for name, title in titles.items():
+        body += [*_schema_section(title, schema_for(name)), ""]
+    return _page("Memorisation probe", _MEMORISATION_INTRO, body)
+
+
 _PAGES = (
     (
         "[ein.md](ein.md)",
@@ -1120,6 +1223,7 @@ def render_docs() -> dict[str, str]:
         "tools.md": _tools_page(),
         "sandbox.md": _sandbox_page(),
         "training.md": _training_page(),
+        "memorisation.md": _memorisation_page(),
     }
 
 

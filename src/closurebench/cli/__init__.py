@@ -72,6 +72,7 @@ COMMANDS: dict[str, str] = {
     "check-overlap": "closurebench.cli.overlap:check_overlap",
     "reword": "closurebench.cli.reword:reword_cmd",
     "export": "closurebench.cli.export:app",
+    "memorisation": "closurebench.cli.memorisation:memorisation_cmd",
     "train": "closurebench.cli.train:app",
 }
 

@@ -1,4 +1,10 @@
-"""``closurebench report RUN_DIR [RUN_DIR ...] [--out DIR] [--dataset FILE ...]``: the report."""
+"""``closurebench report RUN_DIR ... [--out DIR] [--dataset FILE ...] [--probe LABEL=DIR ...]``.
+
+The report of one or more runs side by side; with ``--probe LABEL=DIR`` (a ``closurebench
+memorisation`` output, repeatable) it gains each probe's table and Figure 2, and with two
+or more probes Table 6 (answer vs program supervision: ``--probe answer=DIR_A --probe
+ein=DIR_E``).
+"""
 
 from __future__ import annotations
 
@@ -27,11 +33,23 @@ def report_cmd(
             "and the directional lenient column where the results lack them.",
         ),
     ] = None,
+    probe: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--probe",
+            help="A memorisation probe folder as LABEL=DIR (repeatable): adds its table and "
+            "Figure 2; two or more add Table 6 (e.g. answer=DIR_A ein=DIR_E).",
+        ),
+    ] = None,
 ) -> None:
     """Write report.md and report.html (tables, figures) for one or more runs side by side."""
+    from closurebench.errors import ConfigError
+    from closurebench.report.memorisation import parse_table6_args
+
     try:
-        md_path, html_path = build_report(run_dirs, out, dataset or ())
-    except ReportError as exc:
+        probes = parse_table6_args(probe or [], option="--probe")
+        md_path, html_path = build_report(run_dirs, out, dataset or (), probes)
+    except (ReportError, ConfigError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
     typer.echo(str(md_path))

@@ -1,4 +1,4 @@
-"""``closurebench schema closure|grit|result|sft|grpo``: print a record's JSON Schema.
+"""``closurebench schema closure|grit|result|sft|grpo|memorisation|table6``: a JSON Schema.
 
 ::
 
@@ -7,6 +7,8 @@
     closurebench schema result             # one line of RUN_DIR/results.jsonl
     closurebench schema sft                # one line of `closurebench export sft`
     closurebench schema grpo               # one line of `closurebench export grpo`
+    closurebench schema memorisation       # OUT/memorisation.json of `closurebench memorisation`
+    closurebench schema table6             # OUT/table6.json of `memorisation --table6`
     closurebench schema closure --validate DATA.jsonl   # check a file against it
 
 Every generated split also writes its schema beside ``manifest.json``.
@@ -24,7 +26,12 @@ __all__ = ["schema_cmd"]
 
 
 def schema_cmd(
-    name: Annotated[str, typer.Argument(help="Which record: closure, grit, result, sft or grpo.")],
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="Which record: closure, grit, result, sft, grpo, memorisation or table6."
+        ),
+    ],
     validate: Annotated[
         Path | None,
         typer.Option("--validate", help="Validate every line of this JSONL file instead."),
@@ -34,7 +41,13 @@ def schema_cmd(
     from closurebench.errors import ClosureBenchError
     from closurebench.generate.io import iter_instances
     from closurebench.jsonl import iter_objects
-    from closurebench.schema import SCHEMAS, parse_result, parse_training, schema_for
+    from closurebench.schema import (
+        SCHEMAS,
+        parse_memorisation,
+        parse_result,
+        parse_training,
+        schema_for,
+    )
 
     if name not in SCHEMAS:
         typer.echo(f"error: unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}", err=True)
@@ -48,6 +61,11 @@ def schema_cmd(
             for lineno, obj in iter_objects(validate, what=f"{name} file"):
                 parse_result(obj, f"{validate}:{lineno}")
                 count += 1
+        elif name in ("memorisation", "table6"):
+            if not validate.is_file():
+                raise ClosureBenchError(f"{validate}: no such file")
+            parse_memorisation(validate.read_text(encoding="utf-8"), name, str(validate))
+            count = 1
         elif name in ("sft", "grpo"):
             for lineno, obj in iter_objects(validate, what=f"{name} file"):
                 parse_training(obj, name, f"{validate}:{lineno}")

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from closurebench.report.aggregate import ReportError, attach_instances, load_runs
 from closurebench.report.html import render_html
+from closurebench.report.memorisation import probe_sections
 from closurebench.report.plots import all_figures
 from closurebench.report.tables import all_tables, render_markdown
 
@@ -28,6 +29,7 @@ def build_report(
     run_dirs: Sequence[str | Path],
     out: str | Path | None = None,
     datasets: Sequence[str | Path] = (),
+    probes: Sequence[tuple[str, str | Path]] = (),
 ) -> tuple[Path, Path]:
     """Load the runs and write the Markdown and HTML reports.
 
@@ -37,20 +39,25 @@ def build_report(
         datasets: Dataset files the runs were made from (optional): joined by id to
             add what older results lack (``split``, ``density``, the directional
             lenient verdict; see :func:`~closurebench.report.aggregate.attach_instances`).
+        probes: ``(supervision label, probe folder)`` pairs of ``closurebench
+            memorisation`` outputs (optional): the report gains each probe's table and
+            Figure 2 and, across them, Table 6 (answer vs program supervision).
 
     Returns:
         ``(report.md path, report.html path)``. Figures are also written as
         ``figures/<name>.png`` next to ``report.md`` (the HTML embeds them).
 
     Raises:
-        ReportError: A run directory or dataset file is missing or malformed.
+        ReportError: A run directory, dataset file or probe folder is missing or malformed.
+        ConfigError: A probe label given twice, or a probe that evaluated no model.
     """
     runs = load_runs(run_dirs)
+    extra, probe_figures = probe_sections(probes)
     if datasets:
         attach_instances(runs, datasets)
     out_dir = Path(out) if out is not None else runs[0].path
     out_dir.mkdir(parents=True, exist_ok=True)
-    figures = all_figures(runs)
+    figures = {**all_figures(runs), **probe_figures}
     fig_dir = out_dir / "figures"
     if figures:
         fig_dir.mkdir(exist_ok=True)
@@ -60,6 +67,7 @@ def build_report(
         rel.append(f"figures/{name}.png")
     md_path = out_dir / "report.md"
     html_path = out_dir / "report.html"
-    md_path.write_text(render_markdown(runs, rel), encoding="utf-8")
-    html_path.write_text(render_html(runs, all_tables(runs), figures), encoding="utf-8")
+    md_path.write_text(render_markdown(runs, rel, extra), encoding="utf-8")
+    tables = {**all_tables(runs), **extra}
+    html_path.write_text(render_html(runs, tables, figures), encoding="utf-8")
     return md_path, html_path

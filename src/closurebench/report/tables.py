@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -842,18 +842,23 @@ def unsafe_note(runs: Sequence[Run]) -> str | None:
     )
 
 
-def render_markdown(runs: Sequence[Run], figures: Sequence[str] = ()) -> str:
+def render_markdown(
+    runs: Sequence[Run],
+    figures: Sequence[str] = (),
+    extra: Mapping[str, Sequence[Table]] | None = None,
+) -> str:
     """The whole Markdown report.
 
     Args:
         runs: Loaded runs, shown side by side.
         figures: Relative paths of figure files to link (optional).
+        extra: More sections, ``{heading: tables}``, after the runs' own (optional).
     """
     parts = ["# ClosureBench evaluation report", "", "## Runs", "", run_list_markdown(runs), ""]
     for note in (unsafe_note(runs), incomplete_note(runs)):
         if note:
             parts += [f"> **Warning.** {md_escape(note)}", ""]
-    for suite, tables in all_tables(runs).items():
+    for suite, tables in {**all_tables(runs), **(extra or {})}.items():
         parts += [f"## {suite}", ""]
         for table in tables:
             parts += [table.to_markdown(), ""]

@@ -8,9 +8,12 @@
 * :mod:`~closurebench.schema.summary` — :class:`SummaryFigures`, the typed mode figures of
   ``summary.json`` (program execution and error classes, agent episodes and structure);
 * :mod:`~closurebench.schema.training` — :class:`SftRecord`, :class:`GrpoRecord`, the
-  files ``closurebench export sft|grpo`` writes.
+  files ``closurebench export sft|grpo`` writes;
+* :mod:`~closurebench.schema.memorisation` — :class:`MemorisationProbe`, :class:`Table6`,
+  the files ``closurebench memorisation`` writes.
 
-``closurebench schema closure|grit|result|sft|grpo`` prints the JSON Schemas; every
+``closurebench schema closure|grit|result|sft|grpo|memorisation|table6`` prints the JSON
+Schemas; every
 generated split writes its instance schema beside its manifest.
 """
 
@@ -40,6 +43,12 @@ if TYPE_CHECKING:
         Seeds,
         instance_schema,
         parse_instance,
+    )
+    from closurebench.schema.memorisation import (
+        MemorisationProbe,
+        Table6,
+        memorisation_schema,
+        parse_memorisation,
     )
     from closurebench.schema.results import (
         META_FIELDS,
@@ -101,6 +110,10 @@ _LAZY: dict[str, str] = {
         ),
         "closurebench.schema.training",
     ),
+    **dict.fromkeys(
+        ("MemorisationProbe", "Table6", "memorisation_schema", "parse_memorisation"),
+        "closurebench.schema.memorisation",
+    ),
 }
 
 
@@ -128,6 +141,7 @@ __all__ = [
     "HarnessDeaths",
     "Instance",
     "Match",
+    "MemorisationProbe",
     "Outcome",
     "ProgramFigures",
     "ResultRecord",
@@ -139,10 +153,13 @@ __all__ = [
     "Suite",
     "SuiteFigures",
     "SummaryFigures",
+    "Table6",
     "Usage",
     "instance_from_ground_truth",
     "instance_schema",
+    "memorisation_schema",
     "parse_instance",
+    "parse_memorisation",
     "parse_result",
     "parse_training",
     "result_schema",
@@ -151,7 +168,7 @@ __all__ = [
 ]
 
 #: The published schemas, by the name ``closurebench schema NAME`` takes.
-SCHEMAS = ("closure", "grit", "result", "sft", "grpo")
+SCHEMAS = ("closure", "grit", "result", "sft", "grpo", "memorisation", "table6")
 
 
 def schema_for(name: str) -> dict[str, Any]:
@@ -176,4 +193,8 @@ def schema_for(name: str) -> dict[str, Any]:
         from closurebench.schema.training import training_schema
 
         return training_schema(name)
+    if name in ("memorisation", "table6"):
+        from closurebench.schema.memorisation import memorisation_schema
+
+        return memorisation_schema(name)
     raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")
