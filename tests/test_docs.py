@@ -93,3 +93,17 @@ def test_the_link_check_catches_a_broken_link(tmp_path: Path) -> None:
     text = _CODE.sub("", page.read_text(encoding="utf-8"))
     assert _LINK.findall(text) == ["missing.md", "#nowhere"]
     assert _anchors(page) == {"here"}
+
+
+def test_nothing_shipped_cites_files_outside_the_repository() -> None:
+    """Code, docs and README stand alone: no ``spec/*.md`` or ``../shared`` reference."""
+    pattern = re.compile(r"\bspec/[a-z_]+\.md|\.\./shared\b|\bshared/(?:spec|seeds|external)\b")
+    shipped = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    shipped += sorted((ROOT / "src").rglob("*.py"))
+    hits = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in shipped
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not hits, "\n".join(hits[:20])

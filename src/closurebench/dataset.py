@@ -10,7 +10,7 @@ or ``GritInstance.to_json()``); :meth:`ProceduralDataset.record` gives the typed
 entry and 0.0 otherwise; it never raises on the answer. As in reasoning-gym, ``answer``
 is an already-extracted answer string, so a bare JSON value (``3``, ``true``, ``["a"]``,
 ``{"degree": 2, "reachable": true}``) is the answer, and
-``score_answer(entry["answer"], entry) == 1.0`` for every entry (``spec/closurebench.md``,
+``score_answer(entry["answer"], entry) == 1.0`` for every entry (``docs/categories.md``,
 "Evaluation"). A model reply in the evaluation form (``{"answer": ...}``, alone or
 embedded in text) is read too, and text that is no JSON at all is a bare string answer
 (a node label). Strictness is the evaluation's own check:

@@ -373,7 +373,30 @@ An evaluation run (`closurebench eval ... --out RUN_DIR`) writes `RUN_DIR/result
 `RUN_DIR/journal.jsonl` (the crash journal: one `handle` line before each reply is handled,
 one `done` line after its result, so a reply the harness died on is known on resume; see
 `HarnessDeaths`) and `RUN_DIR/summary.json` (counts, accuracies, tokens, latency, and under
-`figures` a program or agent run's own figures, below)."""
+`figures` a program or agent run's own figures, below).
+
+`RUN_DIR/run.json` is the run's identity, checked on every resume: `dataset` (`path` and
+the file's `sha256`), `model`, `provider`, `mode`, `mode_options` (what changes a mode's
+prompt or scoring: `ein_card` and `failed_program_as` for program modes; the agent
+modes' `max_rounds`, `max_completion_tokens`, `max_result_chars`, `call_max_tokens` and
+`strict_protocol`; `system_prompt_sha256` when `--system-prompt` replaced the prompt) and
+`settings` (the generation settings but the timeout, `extra_body` when given). Resuming
+with any of them changed is refused, naming each difference, unless the folder holds no
+result yet (then the new identity is recorded, with a notice); `--force-new` starts the
+folder over. Beside the identity it records facts that do not block a resume:
+`adaptations` (parameters the server refused and what is sent instead), `sandbox`
+(program modes: the isolation level and its layers) and `agent` (the episode limits and
+the graph tool's limits).
+
+`RUN_DIR/summary.json` holds: `counts` (`selected`, `total` results, `answered`,
+`errors`), `outcomes` (results per outcome), `strict_correct` / `lenient_correct` and
+`strict_accuracy` / `lenient_accuracy` (over answered results: errors are left out and
+counted), `complete` and `aborted` (why a run stopped early), `error_examples`, `tokens`
+(prompt / completion / reasoning totals and means, tokens per correct answer), `latency_s`
+(`mean`, `p90`), `run` (requests, retries, cache hits, adapted requests, harness
+retries), `harness_deaths`, `adaptations`, `settings`, `mode`, `suites` and `figures`
+(below). The summary covers the instances the command selected (`--limit`, `--sample`,
+`--categories`); `closurebench report` reads every result in the folder."""
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:
@@ -623,9 +646,35 @@ def _grit_section() -> list[str]:
     return out
 
 
+_SCORING = """\
+## Scoring: strict, lenient, directional
+
+A ClosureBench reply is scored by the paper's Algorithm 1 (`closurebench.scoring.lenient.
+match_answer`, the one comparator every score and reward uses). A reply whose value does
+not have the answer's JSON type (a string for an integer, an integer inside a set) is a
+format error. **Strict**: booleans, integers and strings equal (strings trimmed), floats
+within 0.01, sets equal as sets, compound answers member by member (a missing or mistyped
+member makes the answer wrong). **Lenient** (the paper's rule, literally, and what reports
+call lenient): strict, and for a category whose ambiguity class is `count` an integer one
+away in either direction, for class `set` a set that differs from the reference by one
+anchor node of the question (the source); floats get no tolerance.
+
+The record's `alt_answer` is the answer under the other source-inclusion convention (the
+question counts or lists its source node, or not). Lenient scoring does not read it: the
+paper's algorithm accepts one step either way. The report's extra **directional** column
+(`lenient_directional`) accepts only the step towards `alt_answer` — an integer one away
+in its direction, a float equal to it, a set one element of `alt_answer △ answer` away —
+which is the tolerance the paper's text motivates. All three never accept a value more
+than one element from the strict reference. GRIT answers have no lenient rule: a solution
+is correct when its checker accepts it (any optimal tour or cover, any valid colouring
+with the optimal number of colours)."""
+
+
 def _categories_page() -> str:
     return _page(
-        "Categories and tasks", _CATEGORIES_INTRO, [*_closure_section(), "", *_grit_section()]
+        "Categories and tasks",
+        _CATEGORIES_INTRO,
+        [*_closure_section(), "", *_grit_section(), "", _SCORING],
     )
 
 

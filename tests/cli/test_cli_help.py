@@ -35,6 +35,9 @@ def test_help_shows_no_type_for_flags(path: list[str]) -> None:
     # A flag's row goes straight from its name(s) to its help text.
     row = next(line for line in result.output.splitlines() if "--help" in line)
     assert re.search(r"--help\s+Show this message and exit", row), row
+    # Help is read in a terminal: no reStructuredText / Sphinx markup from docstrings.
+    markup = re.findall(r"``|:(?:func|class|data|mod|meth|attr):`", result.output)
+    assert not markup, result.output
 
 
 def test_options_with_values_keep_their_type() -> None:

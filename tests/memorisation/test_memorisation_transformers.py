@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,18 +34,6 @@ if _TRAIN_TESTS not in sys.path:
     sys.path.insert(0, _TRAIN_TESTS)
 
 from tiny_model import build_tiny_chat_model  # noqa: E402
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _torch_caches_under_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Keep torch's compile cache (``$TMPDIR/torchinductor_<user>``) in pytest's folders."""
-    saved = os.environ.get("TORCHINDUCTOR_CACHE_DIR")
-    os.environ["TORCHINDUCTOR_CACHE_DIR"] = str(tmp_path_factory.mktemp("torchinductor"))
-    yield
-    if saved is None:
-        os.environ.pop("TORCHINDUCTOR_CACHE_DIR", None)
-    else:
-        os.environ["TORCHINDUCTOR_CACHE_DIR"] = saved
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -76,15 +75,9 @@ def tiny(tmp_path_factory: pytest.TempPathFactory, exported: dict[str, Path]) ->
 @pytest.fixture(scope="module")
 def tiny_tools(tmp_path_factory: pytest.TempPathFactory, tiny: Path) -> Path:
     """The tiny model with a chat template that renders tools and tool calls (Qwen 2.5's)."""
-    from transformers import AutoTokenizer
-    from trl.chat_template_utils import qwen2_5_chat_template
+    from tiny_model import with_tool_template
 
-    out = tmp_path_factory.mktemp("tiny-tools") / "m"
-    shutil.copytree(tiny, out)
-    tok = AutoTokenizer.from_pretrained(out)
-    tok.chat_template = qwen2_5_chat_template
-    tok.save_pretrained(out)
-    return out
+    return with_tool_template(tiny, tmp_path_factory.mktemp("tiny-tools") / "m")
 
 
 def _args(data: Path, model: Path, out: Path, *extra: str) -> list[str]:

@@ -150,3 +150,19 @@ def build_tiny_chat_model(
     tokenizer.save_pretrained(out)
     model.save_pretrained(out)
     return out
+
+
+def with_tool_template(model_dir: str | Path, out_dir: str | Path) -> Path:
+    """A copy of a tiny model whose chat template renders tools and tool calls (Qwen 2.5's,
+    which TRL's tool loop and its response parser know); return the copy's directory."""
+    import shutil
+
+    from transformers import AutoTokenizer
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    out = Path(out_dir)
+    shutil.copytree(model_dir, out)
+    tok = AutoTokenizer.from_pretrained(out)
+    tok.chat_template = qwen2_5_chat_template
+    tok.save_pretrained(out)
+    return out

@@ -81,9 +81,10 @@ import typer
 from rich.console import Console
 
 from closurebench.errors import ClosureBenchError, ConfigError, shorten
+from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
 from closurebench.evaluate.providers import providers_help
-from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
+from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS, parse_extra_body
 
 if TYPE_CHECKING:
     from closurebench.evaluate.runner import RunStats
@@ -161,7 +162,8 @@ def eval_cmd(
             "--model",
             help="Model name sent to the server, or a reference model answered offline "
             "(no server): oracle-program (the instances' own programs; program modes), "
-            "reader (the reference agent; agent mode, GRIT), random, majority (chance).",
+            "reader (the reference agent; agent and agent-tools modes, both suites), random, "
+            "majority (chance).",
         ),
     ],
     out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
@@ -169,8 +171,7 @@ def eval_cmd(
         str,
         typer.Option(
             "--mode",
-            help="Evaluation mode: a name of the mode table (closurebench.evaluate.modes."
-            "MODES), e.g. direct or cot.",
+            help=f"Evaluation mode: {modes_help()}.",
         ),
     ] = "direct",
     provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
@@ -223,6 +224,17 @@ def eval_cmd(
         ),
     ] = None,
     top_p: Annotated[float | None, typer.Option("--top-p", help="Nucleus sampling mass.")] = None,
+    extra_body: Annotated[
+        str | None,
+        typer.Option(
+            "--extra-body",
+            help="Server-specific request fields as a JSON object (or @FILE.json), sent with "
+            'every request, e.g. \'{"chat_template_kwargs": {"enable_thinking": false}}\' '
+            '(vLLM, SGLang) or \'{"reasoning_effort": "low"}\'; recorded in run.json '
+            "and part of the run's identity (the transformers provider takes "
+            "chat_template_kwargs only).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Seed of --sample and of the retry jitter.")] = 0,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N.")] = None,
     sample: Annotated[
@@ -290,6 +302,15 @@ def eval_cmd(
             "--failed-program-as",
             help="Program modes: how a program that does not run is scored: no_answer "
             "(default, the paper's Table 11) or wrong. Its execution class is kept either way.",
+        ),
+    ] = None,
+    system_prompt: Annotated[
+        Path | None,
+        typer.Option(
+            "--system-prompt",
+            help="A file whose text replaces the mode's system prompt (every suite); replies "
+            "are still read by the mode's rules, so ask for its answer form. Its sha256 is "
+            "part of the run's identity.",
         ),
     ] = None,
     ein_card: Annotated[
@@ -373,11 +394,20 @@ def eval_cmd(
     )
     from closurebench.evaluate.providers.reference import is_reference_model, reference_provider
     from closurebench.evaluate.runner import RunOptions, run_eval, select_instances
-    from closurebench.generate.io import load_instances
+    from closurebench.generate.io import check_manifest, load_instances
 
     err = Console(stderr=True)
     try:
         the_mode = get_mode(mode)
+        if system_prompt is not None:
+            try:
+                text = system_prompt.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ConfigError(
+                    f"--system-prompt {system_prompt}: cannot read it ({exc}); pass a UTF-8 "
+                    "text file"
+                ) from None
+            the_mode.use_system_prompt(text)
         call_limit = token_limit(max_tokens, max_completion_tokens)
         agent_flags = {
             "--agent-max-calls": agent_max_calls,
@@ -413,6 +443,7 @@ def eval_cmd(
             top_p=top_p,
             timeout_s=timeout,
             max_completion_tokens=max_completion_tokens,
+            extra_body=parse_extra_body(extra_body) if extra_body is not None else None,
         )
         settings.check()
         options = RunOptions(
@@ -478,6 +509,9 @@ def eval_cmd(
         if not reference:
             check_provider_options(provider, provider_options)
         records = load_instances(data)
+        note = check_manifest(data, len(records))
+        if note is not None:
+            typer.echo(note, err=True)
         selected = select_instances(
             records,
             categories=_split(categories),

@@ -45,6 +45,7 @@ from rich.text import Text
 from closurebench.errors import ConfigError
 from closurebench.generate import closure as closure_gen
 from closurebench.generate.grit import LAYOUTS, REGIMES, SPLITS, GritConfig, write_split
+from closurebench.generate.grit import split_file_name as grit_split_file_name
 from closurebench.tasks.closure.base import check_wording
 from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
@@ -119,6 +120,10 @@ def grit_cmd(
             "for every task (test: 60 each, 2,880)."
         ),
     ] = "paper",
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="Replace a split already in --out (refused without it)."),
+    ] = False,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
     task_list = None
@@ -143,6 +148,7 @@ def grit_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    _refuse_existing(out, grit_split_file_name(config), overwrite)
     path, man, results = _write_with_progress(
         f"grit {config.split}",
         config.graphs,
@@ -203,6 +209,18 @@ def _write_with_progress(
         return write(lambda _item: bar.advance(job), bar.set_status)
 
 
+def _refuse_existing(out: Path, name: str, overwrite: bool) -> None:
+    """Exit 2 when ``out/name`` exists and ``--overwrite`` was not given."""
+    target = out / name
+    if target.exists() and not overwrite:
+        typer.echo(
+            f"error: {target} exists; pass --overwrite to replace it (and its manifest), or "
+            "choose another --out",
+            err=True,
+        )
+        raise typer.Exit(2)
+
+
 def _split_list(value: str | None) -> tuple[str, ...] | None:
     if value is None:
         return None
@@ -257,10 +275,14 @@ def closure_cmd(
             "leaves it unsaid, as the paper does. Answers unchanged; recorded in the manifest.",
         ),
     ] = "explicit",
+    overwrite: Annotated[
+        bool,
+        typer.Option("--overwrite", help="Replace a split already in --out (refused without it)."),
+    ] = False,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest.
 
-    ``--split sweep`` is the paper's size sweep (n 4-20); ``--subset encoding-study``
+    --split sweep is the paper's size sweep (n 4-20); --subset encoding-study
     the encoding study's subset (Table 7).
     """
     try:
@@ -289,6 +311,7 @@ def closure_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    _refuse_existing(out, closure_gen.split_file_name(config), overwrite)
     path, man, _ = _write_with_progress(
         f"closure {config.split}",
         config.total(),

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from closurebench.errors import ConfigError
+from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.providers import providers_help
 from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
 
@@ -116,7 +117,7 @@ def memorisation_cmd(
         typer.Option("--fresh-count", help="Fresh instances per seed (default: as many as seen)."),
     ] = None,
     mode: Annotated[
-        str, typer.Option("--mode", help="Evaluation mode, as for closurebench eval.")
+        str, typer.Option("--mode", help=f"Evaluation mode: {modes_help()}.")
     ] = "direct",
     provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
     base_url: Annotated[

@@ -39,6 +39,7 @@ from closurebench import __version__, ein
 from closurebench.cli import EXIT_ERROR, error_line
 from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
+from closurebench.evaluate.mode_names import MODE_SUMMARIES
 from closurebench.evaluate.modes import ProgramMode, get_mode
 from closurebench.evaluate.providers import GenerationSettings
 from closurebench.evaluate.providers.reference import reference_provider
@@ -325,7 +326,8 @@ def quickstart(
     )
     console.print(
         f"\nWrote {out}/closure/closure-heldout.jsonl and {out}/grit/grit-test.jsonl "
-        "(each with its <suite>-<split>.manifest.json). Next: `closurebench show FILE --index K`, "
+        "(each with its <suite>-<split>.manifest.json). Next (in a clone, prefix `uv run`): "
+        "`closurebench show FILE --index K`, "
         "`closurebench generate closure --split heldout --out DIR`, "
         "`closurebench generate grit --split test --out DIR`, `closurebench ein card`."
     )
@@ -334,9 +336,9 @@ def quickstart(
         raise typer.Exit(1)
     console.print(
         f"\nReport: {out / 'report' / 'report.html'} (and report.md beside it).\n"
-        "The same evaluation against a real model (any OpenAI-compatible server; "
-        "--mode direct, cot, agent, program-ein or program-python):\n"
-        f"  closurebench eval {data} --base-url http://localhost:8000/v1 --model MODEL "
+        "The same evaluation against a real model (any OpenAI-compatible server; --mode "
+        f"{', '.join(MODE_SUMMARIES)}):\n"
+        f"  uv run closurebench eval {data} --base-url http://localhost:8000/v1 --model MODEL "
         "--mode cot --out runs/MODEL-cot",
         soft_wrap=True,
         highlight=False,

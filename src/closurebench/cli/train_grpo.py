@@ -67,8 +67,8 @@ def grpo_cmd(
     ] = True,
 ) -> None:
     """GRPO / ARPO on TRL with the gated reward, single-turn or in the tool environment."""
-    from closurebench.errors import ConfigError
     from closurebench.train.grpo import load_grpo_recipe, train_grpo
+    from closurebench.train.recipe import recipe_source
 
     overrides: dict[str, Any] = {}
     if model is not None:
@@ -84,14 +84,6 @@ def grpo_cmd(
         overrides["grpo"] = grpo
     if max_steps is not None:
         overrides["optim"] = {"max_steps": max_steps}
-    source = recipe
-    if resume and recipe is None and preset is None and model is None:
-        if out is None:
-            raise ConfigError("--resume needs --out (the run's folder) or the run's --recipe")
-        source = out / "recipe.json"
-    if source is None and model is None:
-        raise ConfigError(
-            "no model: pass --model (a hub id or a local directory) or a --recipe naming one"
-        )
+    source = recipe_source(recipe, preset, model, out, resume)
     the_recipe = load_grpo_recipe(source, preset_name=preset, overrides=overrides)
     train_grpo(the_recipe, data, resume=resume, progress=progress, echo=typer.echo)

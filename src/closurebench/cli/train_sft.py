@@ -62,7 +62,7 @@ def sft_cmd(
     ] = True,
 ) -> None:
     """Supervised fine-tuning (LoRA by default) on exported SFT records."""
-    from closurebench.errors import ConfigError
+    from closurebench.train.recipe import recipe_source
     from closurebench.train.sft import load_sft_recipe, train_sft
 
     overrides: dict[str, Any] = {}
@@ -77,14 +77,6 @@ def sft_cmd(
         optim["max_steps"] = max_steps
     if optim:
         overrides["optim"] = optim
-    source = recipe
-    if resume and recipe is None and preset is None and model is None:
-        if out is None:
-            raise ConfigError("--resume needs --out (the run's folder) or the run's --recipe")
-        source = out / "recipe.json"
-    if source is None and model is None:
-        raise ConfigError(
-            "no model: pass --model (a hub id or a local directory) or a --recipe naming one"
-        )
+    source = recipe_source(recipe, preset, model, out, resume)
     the_recipe = load_sft_recipe(source, preset_name=preset, overrides=overrides)
     train_sft(the_recipe, data, resume=resume, progress=progress, echo=typer.echo)

@@ -1,6 +1,6 @@
 """Ein, the tensor-logic language that computes the ClosureBench answers.
 
-The language is specified in ``spec/ein.md`` (following the paper's §2.5 and
+The language is specified in ``docs/ein.md`` (following the paper's §2.5 and
 Appendices D, E, F): assignments, Einstein summation with full semantics, graph
 builtins (``tc``, ``reach``, ``desc``, ``has_path``, ...), and loud, located errors.
 

@@ -1,11 +1,11 @@
 """The paper's example Ein programs, as constants, with notes on where the paper
-and this project's spec (``spec/ein.md``) disagree.
+and this project's language reference (``docs/ein.md``) disagree.
 
 Programs (all run unchanged through :func:`closurebench.ein.run`):
 
 * :data:`TRIANGLE_COUNT` — §2.5. The 3-clique as a dense 0/1 matrix with N = 3;
   ``trace(A³) / 6`` counts triangles. Answer: ``1.0``, as in the paper.
-* :data:`REACH_THEN_COUNT` — Appendix D, rewritten with this spec's ``select``.
+* :data:`REACH_THEN_COUNT` — Appendix D, rewritten with this project's ``select``.
   The paper writes ``Row[j] = select(TC, 2, j)``, but ``select(T, i, d)`` takes an
   integer axis ``d``, so the row is ``Row = select(TC, 2, 0)``; the paper's line
   fails with an :class:`~closurebench.ein.errors.UnknownNameError` for ``j``
@@ -17,7 +17,7 @@ Programs (all run unchanged through :func:`closurebench.ein.run`):
   **2**. The paper's 3 is what ``reach`` gives (it includes the source node 2):
   ``sum(reach(A, 2))`` is 3 — see :data:`REACH_THEN_COUNT_WITH_REACH`. (The paper's
   walkthrough also lists the edge 2→3 twice.)
-* :data:`MULTI_QUERY` — Appendix L.4, rewritten with this spec's ``select``. The
+* :data:`MULTI_QUERY` — Appendix L.4, rewritten with this project's ``select``. The
   paper's ``Reachable = select(TC, 0, 2)`` is **invalid** here: axis 2 of a matrix
   does not exist, and Ein reports an :class:`~closurebench.ein.errors.IndexOutOfRangeError`
   (:data:`MULTI_QUERY_PAPER` keeps the paper's text to test that error). The
@@ -66,7 +66,7 @@ Result = trace(A3) / 6.0
 """
 
 REACH_THEN_COUNT = """\
-// reach_then_count (paper Appendix D, with this spec's select)
+// reach_then_count (paper Appendix D, with this project's select)
 A = edges([[0,1,0,0,0],
            [0,0,1,0,0],
            [0,0,0,1,1],
@@ -100,7 +100,7 @@ Result = sum(reach(A, 2))
 """
 
 MULTI_QUERY = """\
-// multi_query (paper Appendix L.4, with this spec's select)
+// multi_query (paper Appendix L.4, with this project's select)
 A = edges([[0,1],[1,2],[3,2],[3,8],[4,0],[4,7],[5,1],[5,4],[6,0],[6,5],[8,4],[8,6]])
 TC = tc(A)
 Reachable = select(select(TC, 0, 0), 2, 0)
@@ -119,7 +119,7 @@ Degree = select(sum(A, 1), 0, 0)
 :print Degree
 """
 
-# name -> (program, expected printed/final values under this spec)
+# name -> (program, expected printed/final values under docs/ein.md)
 PAPER_PROGRAMS: dict[str, tuple[str, tuple[float, ...]]] = {
     "triangle_count": (TRIANGLE_COUNT, (1.0,)),
     "reach_then_count": (REACH_THEN_COUNT, (2.0,)),

@@ -1,7 +1,8 @@
 """The run directory's identity (``run.json``) and its lock.
 
-A run directory belongs to one run: one dataset file, model, provider, mode and
-scoring-relevant generation settings. :func:`run_identity` records them in
+A run directory belongs to one run: one dataset file, model, provider, mode, the mode's
+scoring-relevant options (the Ein card, how a failed program counts, the agent's budget
+and protocol reading) and scoring-relevant generation settings. :func:`run_identity` records them in
 ``RUN_DIR/run.json``, the dataset by the sha256 of the file given to ``closurebench
 eval`` (its path is kept for the message only, so a moved file still resumes).
 :func:`check_identity` compares a resumed run's ``run.json`` with the new call and
@@ -10,7 +11,8 @@ new value, and the two ways out: the same options as before, or ``--force-new`` 
 over in the same folder) / another ``--out``. The request timeout is not part of the
 identity (it does not change an answer), nor is the instance selection (``--limit``,
 ``--sample``...: a resumed run may grow or shrink; the summary covers the selected
-instances).
+instances). A folder that holds no results yet (a run that stopped at its first
+request, e.g. on a wrong model name) takes the new run's identity with one notice.
 
 ``run.json`` also lists, under ``adaptations``, each parameter the server refused and
 what the run sends instead (``{"parameter": "max_tokens", "action": "max_tokens renamed
@@ -81,7 +83,7 @@ LOCK_FILE = ".lock"
 #: Version of the ``run.json`` layout (absent in folders written before the checks).
 RUN_FORMAT = 2
 #: The identity fields, in message order; ``dataset`` compares its sha256 only.
-_FIELDS = ("dataset", "model", "provider", "mode", "settings")
+_FIELDS = ("dataset", "model", "provider", "mode", "mode_options", "settings")
 #: Settings that do not change an answer.
 _NOT_SCORING = ("timeout_s",)
 
@@ -116,6 +118,7 @@ def run_identity(
     provider: str,
     mode: str,
     settings: Mapping[str, Any],
+    mode_options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``run.json`` object of a run.
 
@@ -127,6 +130,8 @@ def run_identity(
         provider: The provider name.
         mode: The mode name.
         settings: The generation settings (the timeout is dropped).
+        mode_options: The mode's scoring-relevant options
+            (:meth:`~closurebench.evaluate.modes.base.Mode.identity_options`).
 
     Returns:
         The identity dict.
@@ -142,6 +147,7 @@ def run_identity(
         "model": model,
         "provider": provider,
         "mode": mode,
+        "mode_options": dict(mode_options or {}),
         "settings": {k: v for k, v in settings.items() if k not in _NOT_SCORING},
     }
 
@@ -176,6 +182,9 @@ def differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
             a = {k: v for k, v in a.items() if k not in _NOT_SCORING}
             keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
             parts += [f"setting {k} {a.get(k)!r} -> {b.get(k)!r}" for k in keys]
+        elif key == "mode_options" and isinstance(a, Mapping) and isinstance(b, Mapping):
+            keys = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+            parts += [f"mode option {k} {a.get(k)!r} -> {b.get(k)!r}" for k in keys]
         elif a != b:
             parts.append(f"{key} {_show(key, a)} -> {_show(key, b)}")
     return "; ".join(parts)
@@ -239,6 +248,10 @@ def check_identity(
         _write(path, identity)
         return False
     diff = differences(old, identity)
+    if diff and not has_results:
+        say(f"{out} holds no results yet: recording this run's options instead ({diff})")
+        _write(path, identity)
+        return False
     if diff:
         raise RunDirError(
             f"{out} holds another run ({diff}); resume it with the options it was "
@@ -252,8 +265,14 @@ def check_identity(
             "be checked for the results already there; recording them now"
         )
         _write(path, identity)
-    elif not old.get("dataset") and identity.get("dataset"):
-        _write(path, {**old, "dataset": identity["dataset"]})
+    else:
+        upgraded = dict(old)
+        if not old.get("dataset") and identity.get("dataset"):
+            upgraded["dataset"] = identity["dataset"]
+        if "mode_options" not in old:  # a run.json written before mode options counted
+            upgraded["mode_options"] = identity.get("mode_options", {})
+        if upgraded != old:
+            _write(path, upgraded)
     return False
 
 

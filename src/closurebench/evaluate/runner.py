@@ -182,6 +182,7 @@ def plan_run(
     force_new: bool = False,
     dataset: str | Path | None = None,
     notice: Callable[[str], None] | None = None,
+    mode_options: Mapping[str, Any] | None = None,
 ) -> RunPlan:
     """Prepare the run directory and list what is left to do (call with its lock held).
 
@@ -217,12 +218,13 @@ def plan_run(
         provider=provider_name,
         mode=mode,
         settings=settings.to_dict(),
+        mode_options=mode_options,
     )
     results = out_dir / RESULTS_FILE
     restart = check_identity(
         out_dir,
         identity,
-        has_results=results.exists(),
+        has_results=results.exists() and results.stat().st_size > 0,
         force_new=force_new,
         notice=notice,
     )
@@ -608,6 +610,7 @@ async def run_eval(
             force_new=opts.force_new,
             dataset=dataset,
             notice=notice,
+            mode_options=the_mode.identity(),
         )
         stats = plan.stats
         stats.run_info = the_mode.run_info()

@@ -1,6 +1,6 @@
 """Generate ClosureBench splits: sample → solve ×3 → verbalise → certify → JSONL.
 
-Splits (``spec/closurebench.md``): ``train`` and ``heldout`` hold 1,300 instances
+Splits (``docs/categories.md``): ``train`` and ``heldout`` hold 1,300 instances
 each (50 per category), ``finetune`` 2,500; a custom ``count`` spreads instances
 evenly over the chosen categories (the first ``count mod C`` categories get one more).
 ``sweep`` is the paper's size sweep (n 4–20 by default, 1,300 instances; it avoids no
@@ -810,6 +810,16 @@ def manifest(
     }
 
 
+def split_file_name(config: ClosureConfig) -> str:
+    """The dataset file ``write_split`` writes: ``closure-<split>[-<subset>].jsonl``.
+
+    Example:
+        >>> split_file_name(ClosureConfig(split="heldout"))
+        'closure-heldout.jsonl'
+    """
+    return f"closure-{config.split}" + (f"-{config.subset}" if config.subset else "") + ".jsonl"
+
+
 def write_split(
     config: ClosureConfig,
     out: str | Path,
@@ -819,7 +829,7 @@ def write_split(
     records = generate_records(config, progress)
     path, man = write_jsonl(
         out,
-        f"closure-{config.split}" + (f"-{config.subset}" if config.subset else "") + ".jsonl",
+        split_file_name(config),
         records,
         lambda sha, name: manifest(config, records, sha, name),
     )

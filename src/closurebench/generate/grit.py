@@ -1,6 +1,6 @@
 """Generate the GRIT splits: sample → solve → verify → render 8 views → certify → JSONL.
 
-Split specs follow ``spec/grit.md`` (paper Table 1):
+Split specs follow ``docs/categories.md`` (paper Table 1):
 
 =====  ========  ======  =========================  ======================================
 split  n range   graphs  scenarios                  regime (ER p, directed shortest path)
@@ -771,6 +771,16 @@ def _deviations(config: GritConfig) -> list[str]:
     ]
 
 
+def split_file_name(config: GritConfig) -> str:
+    """The dataset file ``write_split`` writes: ``grit-<split>.jsonl``.
+
+    Example:
+        >>> split_file_name(GritConfig(split="test"))
+        'grit-test.jsonl'
+    """
+    return f"grit-{config.split}.jsonl"
+
+
 def write_split(
     config: GritConfig,
     out: str | Path,
@@ -791,7 +801,7 @@ def write_split(
     records, results = generate_records(config, progress, status)
     path, man_path = write_jsonl(
         out,
-        f"grit-{config.split}.jsonl",
+        split_file_name(config),
         records,
         lambda sha, name: manifest(config, records, sha, name, results),
     )

@@ -42,6 +42,7 @@ from closurebench.schema import ClosureInstance, GritInstance, instance_schema, 
 __all__ = [
     "DatasetFileError",
     "canonical_json",
+    "check_manifest",
     "clean",
     "iter_instances",
     "load_instances",
@@ -156,6 +157,14 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
             an id repeats an earlier line's (naming both lines).
     """
     p = Path(path)
+    if p.is_dir():
+        inside = sorted(x.name for x in p.glob("*.jsonl"))
+        hint = (
+            f"pass one of the files inside it: {', '.join(inside[:4])}"
+            if inside
+            else "pass a dataset file (.jsonl) written by `closurebench generate`"
+        )
+        raise DatasetFileError(f"{str(p)!r} is a folder, not a dataset file; {hint}")
     if not p.is_file():
         raise DatasetFileError(
             f"dataset file {str(p)!r} does not exist; generate one with "
@@ -163,6 +172,12 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
         )
     seen: dict[str, int] = {}
     for lineno, obj in iter_objects(p, what="dataset file"):
+        if obj.keys() >= _RESULT_KEYS:
+            raise DatasetFileError(
+                f"{p}:{lineno}: this is a results file (a run's results.jsonl), not a dataset "
+                "file; pass the dataset the run was made from, or `closurebench report "
+                "RUN_DIR` to read the results"
+            )
         record = parse_instance(obj, f"{p}:{lineno}")
         first = seen.setdefault(record.id, lineno)
         if first != lineno:
@@ -173,6 +188,60 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
         yield record
 
 
+#: Keys every result record has and no instance record does (a results file passed as data).
+_RESULT_KEYS = frozenset({"outcome", "response", "settings"})
+
+
 def load_instances(path: str | Path) -> list[AnyInstance]:
-    """All typed records of a JSONL dataset file (see :func:`iter_instances`)."""
-    return list(iter_instances(path))
+    """All typed records of a JSONL dataset file (see :func:`iter_instances`).
+
+    Raises:
+        DatasetFileError: as :func:`iter_instances`, and for a file without records.
+    """
+    records = list(iter_instances(path))
+    if not records:
+        raise DatasetFileError(
+            f"dataset file {str(path)!r} holds no records; generate one with "
+            "`closurebench generate closure --split heldout --out DIR`"
+        )
+    return records
+
+
+def check_manifest(path: str | Path, records: int) -> str | None:
+    """Check a dataset file against the manifest beside it, when there is one.
+
+    ``generate`` records each file's record count and sha256 in its manifest; a file cut
+    (``head -n 40``), appended to or edited since no longer matches, and evaluating it
+    would report numbers for a split that is not the one the manifest describes.
+
+    Args:
+        path: The dataset file.
+        records: How many records were read from it.
+
+    Returns:
+        None when the manifest matches; a one-line note when no manifest describes the
+        file (its contents cannot be checked).
+
+    Raises:
+        DatasetFileError: the file does not match its manifest (count or sha256), naming
+            both and the fixes.
+    """
+    p = Path(path)
+    try:
+        manifest = read_manifest(p)
+    except DatasetFileError:
+        return f"note: no manifest beside {p.name}: its records are not checked against one"
+    entry = manifest.get("files", {}).get(p.name)
+    if not isinstance(entry, dict):
+        return f"note: the manifest beside {p.name} does not list it: its records are not checked"
+    digest = hashlib.sha256(p.read_bytes()).hexdigest()
+    want_n, want_sha = entry.get("records"), entry.get("sha256")
+    if want_n == records and want_sha == digest:
+        return None
+    raise DatasetFileError(
+        f"dataset file {str(p)!r} does not match its manifest ({want_n} records, sha256 "
+        f"{str(want_sha)[:12]}; the file holds {records}, sha256 {digest[:12]}): it was cut "
+        "or edited since `closurebench generate` wrote it. Regenerate it; to evaluate part "
+        "of a split use --sample / --limit / --categories; for a file you edited on "
+        f"purpose, delete {manifest_name(p.name)}"
+    )

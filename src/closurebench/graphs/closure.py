@@ -1,6 +1,6 @@
 """Exact reachability and transitive closure, fast for large graphs.
 
-Conventions (``spec/ein.md``, ``spec/closurebench.md``):
+Conventions (``docs/ein.md``, ``docs/categories.md``):
 
 * ``tc(A)[i, j]`` is true iff there is a path of length >= 1 from ``i`` to ``j``;
   so ``tc(A)[i, i]`` is true exactly when ``i`` lies on a cycle (or has a self-loop).

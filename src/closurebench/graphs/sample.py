@@ -5,7 +5,7 @@ Every sampler takes a :class:`numpy.random.Generator` (build one with
 same generator state always yields the same graph. Nothing here touches global random
 state.
 
-Decisions (``spec/closurebench.md``, ``spec/grit.md``):
+Decisions (``docs/categories.md``):
 
 * Erdős–Rényi is drawn as ``m ~ Binomial(N, p)`` followed by ``m`` distinct pairs chosen
   uniformly among the ``N`` possible ones. That is exactly ``G(n, p)`` (each pair present

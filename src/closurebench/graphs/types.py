@@ -6,7 +6,7 @@ A :class:`Graph` is an immutable, validated, canonical edge list on nodes ``0..n
 * an undirected edge is stored once, as ``(u, v)`` with ``u < v`` (given as ``(v, u)`` it is
   flipped; given both ways it is an error, because that is almost always a caller mixing up
   the directed and undirected conventions);
-* no self-loops, no duplicate edges (``spec/closurebench.md``: "No self-loops anywhere");
+* no self-loops, no duplicate edges (``docs/categories.md``: "No self-loops anywhere");
 * optional ``weights`` aligned with ``edges`` (moved along when the edges are sorted).
 
 Validation is vectorised, so a graph with 5,000 nodes and 50,000 edges builds in a few

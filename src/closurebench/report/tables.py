@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -793,6 +794,12 @@ def run_status(run: Run) -> str:
     text = f"{len(run.records)} answered, {run.errors} errors"
     if run.harness_gave_up:
         text += f" ({run.harness_gave_up} recorded wrong: the harness died handling the reply)"
+    extra = next(
+        (r["settings"]["extra_body"] for r in run.records if "extra_body" in r.get("settings", {})),
+        None,
+    )
+    if extra:
+        text += "; extra body " + json.dumps(extra, sort_keys=True, ensure_ascii=False)
     why = run.incomplete
     return f"{text} — incomplete: {why}" if why else text
 

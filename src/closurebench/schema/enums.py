@@ -40,7 +40,7 @@ class Suite(StrEnum):
 
 
 class ResultType(StrEnum):
-    """The JSON value type of a ClosureBench answer (``spec/closurebench.md``)."""
+    """The JSON value type of a ClosureBench answer."""
 
     BOOLEAN = "boolean"
     INTEGER = "integer"

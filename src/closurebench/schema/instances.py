@@ -1,6 +1,6 @@
 """Typed instance records of both suites, with one common envelope.
 
-The field names are the file format ``spec/closurebench.md`` and ``spec/grit.md`` fix
+The field names are the file format ``docs/formats.md`` documents
 (users already hold files in it), so the two suites keep their own names for a few
 things; the envelope gives them one typed spelling:
 
@@ -277,7 +277,7 @@ class Envelope(_Record):
 
 
 class ClosureInstance(Envelope):
-    """One ClosureBench question (``spec/closurebench.md``, "Instance record")."""
+    """One ClosureBench question."""
 
     suite: Literal[Suite.CLOSURE]
     """Always ``closure``."""
@@ -385,7 +385,7 @@ class GritSeed(_Record):
 
 
 class GritInstance(Envelope):
-    """One GRIT question: one view of a base graph (``spec/grit.md``, "Instance record")."""
+    """One GRIT question: one view of a base graph."""
 
     suite: Literal[Suite.GRIT]
     """Always ``grit``."""

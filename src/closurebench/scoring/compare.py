@@ -2,7 +2,7 @@
 
 There is one comparator, :func:`~closurebench.scoring.lenient.match_answer`; :func:`compare`
 is ``match_answer(..., ambiguity=None, mode="strict") is Match.CORRECT`` for callers that
-want a bool. Result types follow ``spec/closurebench.md``: ``boolean``, ``integer``,
+want a bool. Result types follow ``docs/categories.md``: ``boolean``, ``integer``,
 ``float`` (matched within ``1e-2``), ``set`` (order-free, of labels), ``string`` (one
 label, trimmed), ``compound`` (an object holding the reference's keys, compared key by
 key with the type each reference value has; extra keys are ignored, as Algorithm 1

@@ -16,7 +16,7 @@ Two answer forms exist:
   object whose required field is ``answer``, and accepts nothing else. (An
   already-extracted answer, as ``score_answer`` of :mod:`closurebench.dataset` receives, is
   not a reply: there a bare value is the answer.)
-* **GRIT** (``spec/grit.md``, paper §4.2/§5.1): an ``<answer>…</answer>`` block (the last one
+* **GRIT** (``docs/tools.md``, paper §4.2/§5.1): an ``<answer>…</answer>`` block (the last one
   wins; an unclosed final ``<answer>`` runs to the end of the text) or, when there is no
   block, the last ``\boxed{…}`` (balanced braces). The content is parsed as JSON when
   possible (an object with ``"answer"`` yields that field; any other JSON value, including

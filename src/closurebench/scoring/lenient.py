@@ -16,7 +16,7 @@ the category's task wrote at generation time):
    the compound answer is *wrong*, not a format error).
 3. Strict mode ignores the ambiguity class.
 
-``lenient`` is the paper's rule, literally (``spec/closurebench.md``, Conventions), and
+``lenient`` is the paper's rule, literally (``docs/categories.md``), and
 is what reports call *lenient*. Strict mode is the one strict-correctness check of the
 project: evaluation (:func:`closurebench.scoring.score_closure`) and the
 procedural-dataset reward (:func:`closurebench.dataset.score_answer`) both call it.

@@ -1,6 +1,6 @@
 """Structure recovery: how well the graph a model submitted to the tool matches the question's.
 
-GRAIN (paper §4.3, Tables 6 and 19; ``spec/grit.md``, "Rewards and metrics") scores the
+GRAIN (paper §4.3, Tables 6 and 19; ``docs/training.md``, "GRPO prompts and rewards") scores the
 intermediate ``<graph>`` of an agent episode against the true graph of the instance:
 
 * **names** are aligned through the view's name map (display names and aliases, numeric

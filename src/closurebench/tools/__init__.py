@@ -1,6 +1,6 @@
 """The GRAIN graph tool: a model writes ``<graph>{json}</graph>``, the tool answers.
 
-The call (paper Table 12; ``spec/grit.md`` "Agent protocol")::
+The call (paper Table 12; ``docs/tools.md``, "The agent protocol")::
 
     {"problem_type": str,
      "graph": {"type": "adjacency_list", "data": {node: {neighbour: weight}},

@@ -11,7 +11,7 @@ that makes the problem unanswerable is a :class:`~closurebench.tools.errors.Tool
   rational centrality scores (networkx's normalisations). An NP-hard solver that cannot
   prove its optimum within ``ToolLimits.time_limit`` gives a ``timeout`` error: the tool
   never returns a heuristic answer.
-* The ClosureBench primitives follow ``spec/closurebench.md``: ``descendants`` and
+* The ClosureBench primitives follow ``docs/categories.md``: ``descendants`` and
   ``ancestors`` never include the node itself; ``reachable_set`` includes the start only
   when a path of length >= 1 leads back to it (it lies on a directed cycle; in an
   undirected graph walking an edge back does not count, so never).

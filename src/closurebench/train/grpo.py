@@ -66,13 +66,15 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from closurebench.errors import ConfigError, DatasetFileError
+from closurebench.errors import ConfigError
 from closurebench.seeding import derive_seed
 from closurebench.train.recipe import (
     RecipeBase,
     _Strict,
     check_resume,
     load_recipe,
+    lora_config,
+    read_training_file,
     require_extra,
     write_recipe,
 )
@@ -261,33 +263,12 @@ def load_grpo_recipe(
 
 
 def read_rows(path: str | Path) -> list[dict[str, Any]]:
-    """The rows of a ``closurebench export grpo`` file (JSONL or a ``--format hf`` folder).
+    """The records of a ``closurebench export grpo`` file (JSONL or a ``--format hf`` folder).
 
     Raises:
         DatasetFileError: a missing file, or a line that is not a GRPO record.
     """
-    from closurebench.jsonl import iter_objects
-    from closurebench.schema.training import parse_training
-
-    p = Path(path)
-    if p.is_dir():
-        try:
-            datasets = importlib.import_module("datasets")
-        except ImportError:
-            raise DatasetFileError(
-                f"{p} is a folder; reading a Hugging Face dataset needs the `datasets` package"
-            ) from None
-        objs = [(i + 1, dict(row)) for i, row in enumerate(datasets.load_from_disk(str(p)))]
-    elif p.is_file():
-        objs = list(iter_objects(p, what="GRPO file"))
-    else:
-        raise DatasetFileError(
-            f"{p}: no such file; write one with `closurebench export grpo DATA.jsonl --out {p}`"
-        )
-    rows = [parse_training(obj, "grpo", f"{p}:{line}").to_json() for line, obj in objs]
-    if not rows:
-        raise DatasetFileError(f"{p} holds no GRPO records; export some first")
-    return rows
+    return read_training_file(path, "grpo")
 
 
 @dataclass(frozen=True)
@@ -703,18 +684,7 @@ def build_trainer(
         from closurebench.train.arpo import ArpoRollout
 
         rollout = ArpoRollout(g.arpo, seed=derive_seed(recipe.optim.seed, "arpo"))
-    peft_config = None
-    if recipe.lora is not False:
-        from peft import LoraConfig
-
-        lo = recipe.lora
-        peft_config = LoraConfig(
-            r=lo.r,
-            lora_alpha=lo.alpha,
-            lora_dropout=lo.dropout,
-            target_modules=lo.target_modules,
-            task_type="CAUSAL_LM",
-        )
+    peft_config = lora_config(recipe)
     trainer = GRPOTrainer(
         model=model,
         reward_funcs=[reward],

@@ -442,3 +442,82 @@ def check_resume(recipe: RecipeBase, resume: bool) -> str | None:
                 "elsewhere"
             )
     return str(last)
+
+
+def lora_config(recipe: RecipeBase) -> Any:
+    """The PEFT ``LoraConfig`` of ``recipe.lora`` (None for full fine-tuning)."""
+    if recipe.lora is False:
+        return None
+    from peft import LoraConfig
+
+    lo = recipe.lora
+    return LoraConfig(
+        r=lo.r,
+        lora_alpha=lo.alpha,
+        lora_dropout=lo.dropout,
+        target_modules=lo.target_modules,
+        task_type="CAUSAL_LM",
+    )
+
+
+def read_training_file(path: str | Path, kind: Literal["sft", "grpo"]) -> list[dict[str, Any]]:
+    """The records of a ``closurebench export sft|grpo`` file, validated, as JSON dicts.
+
+    Args:
+        path: A JSONL file, or a ``--format hf`` folder (needs ``datasets``).
+        kind: ``sft`` or ``grpo``.
+
+    Raises:
+        DatasetFileError: a missing file, or a line that is not a record of ``kind``.
+    """
+    import importlib
+
+    from closurebench.errors import DatasetFileError
+    from closurebench.jsonl import iter_objects
+    from closurebench.schema.training import parse_training
+
+    name = kind.upper()
+    p = Path(path)
+    if p.is_dir():
+        try:
+            datasets = importlib.import_module("datasets")
+        except ImportError:
+            raise DatasetFileError(
+                f"{p} is a folder; reading a Hugging Face dataset needs the `datasets` package"
+            ) from None
+        objs = [(i + 1, dict(row)) for i, row in enumerate(datasets.load_from_disk(str(p)))]
+    elif p.is_file():
+        objs = list(iter_objects(p, what=f"{name} file"))
+    else:
+        target = " --target answer" if kind == "sft" else ""
+        raise DatasetFileError(
+            f"{p}: no such file; write one with `closurebench export {kind} DATA.jsonl"
+            f"{target} --out {p}`"
+        )
+    rows = [parse_training(obj, kind, f"{p}:{line}").to_json() for line, obj in objs]
+    if not rows:
+        raise DatasetFileError(f"{p} holds no {name} records; export some first")
+    return rows
+
+
+def recipe_source(
+    recipe: Path | None, preset: str | None, model: str | None, out: Path | None, resume: bool
+) -> Path | None:
+    """The recipe file a ``closurebench train`` command reads (its options' rule).
+
+    ``--recipe`` when given; for ``--resume`` without ``--recipe`` / ``--preset`` /
+    ``--model``, the run's own ``OUT/recipe.json``; else None (a preset alone).
+
+    Raises:
+        ConfigError: ``--resume`` without ``--out``; no model anywhere.
+    """
+    source = recipe
+    if resume and recipe is None and preset is None and model is None:
+        if out is None:
+            raise ConfigError("--resume needs --out (the run's folder) or the run's --recipe")
+        source = out / "recipe.json"
+    if source is None and model is None:
+        raise ConfigError(
+            "no model: pass --model (a hub id or a local directory) or a --recipe naming one"
+        )
+    return source

@@ -67,6 +67,8 @@ from closurebench.train.recipe import (
     _Strict,
     check_resume,
     load_recipe,
+    lora_config,
+    read_training_file,
     require_extra,
     write_recipe,
 )
@@ -142,29 +144,7 @@ def read_sft_rows(path: str | Path) -> list[dict[str, Any]]:
     Raises:
         DatasetFileError: a missing file, or a line that is not an SFT record.
     """
-    from closurebench.jsonl import iter_objects
-    from closurebench.schema.training import parse_training
-
-    p = Path(path)
-    if p.is_dir():
-        try:
-            datasets = importlib.import_module("datasets")
-        except ImportError:
-            raise DatasetFileError(
-                f"{p} is a folder; reading a Hugging Face dataset needs the `datasets` package"
-            ) from None
-        objs = [(i + 1, dict(row)) for i, row in enumerate(datasets.load_from_disk(str(p)))]
-    elif p.is_file():
-        objs = list(iter_objects(p, what="SFT file"))
-    else:
-        raise DatasetFileError(
-            f"{p}: no such file; write one with `closurebench export sft DATA.jsonl "
-            f"--target answer --out {p}`"
-        )
-    rows = [parse_training(obj, "sft", f"{p}:{line}").to_json() for line, obj in objs]
-    if not rows:
-        raise DatasetFileError(f"{p} holds no SFT records; export some first")
-    return rows
+    return read_training_file(path, "sft")
 
 
 def _message(turn: Mapping[str, Any]) -> dict[str, Any]:
@@ -329,18 +309,7 @@ def build_sft_trainer(
     rows, dropped = _fit(rows, tokenizer, recipe.sft.max_length)
     if dropped:
         say(f"dropped {dropped} row(s) longer than sft.max_length={recipe.sft.max_length}")
-    peft_config = None
-    if recipe.lora is not False:
-        from peft import LoraConfig
-
-        lo = recipe.lora
-        peft_config = LoraConfig(
-            r=lo.r,
-            lora_alpha=lo.alpha,
-            lora_dropout=lo.dropout,
-            target_modules=lo.target_modules,
-            task_type="CAUSAL_LM",
-        )
+    peft_config = lora_config(recipe)
     datasets = importlib.import_module("datasets")
     try:
         return SFTTrainer(

@@ -475,6 +475,17 @@ class AgentMode(Mode):
         self.strict_protocol = bool(strict_protocol)
         return self.budget
 
+    def identity_options(self) -> dict[str, Any]:
+        """The episode budget and the protocol reading (``--max-rounds`` ...)."""
+        b = self.budget
+        return {
+            "max_rounds": b.max_calls,
+            "max_completion_tokens": b.max_tokens,
+            "max_result_chars": b.max_result_chars,
+            "call_max_tokens": b.call_max_tokens,
+            "strict_protocol": self.strict_protocol,
+        }
+
     def run_info(self) -> dict[str, Any]:
         """The episode limits, the protocol reading and the tool's limits (``run.json``)."""
         from closurebench.tools import ToolLimits

@@ -27,6 +27,7 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
@@ -126,6 +127,30 @@ class Mode:
 
     name: ClassVar[str] = "base"
     system_prompts: ClassVar[Mapping[Suite, str]] = {}
+    #: A system prompt that replaces the mode's own for every suite (``--system-prompt``).
+    system_override: str | None = None
+
+    def use_system_prompt(self, text: str) -> None:
+        """Send ``text`` as the system prompt instead of the mode's own (every suite).
+
+        The reply is still read and scored by the mode's rules, so the text should ask for
+        the mode's answer form. Its sha256 joins the run's identity.
+
+        Raises:
+            ConfigError: for an empty prompt.
+        """
+        if not text.strip():
+            raise ConfigError("--system-prompt: the file is empty; write the prompt into it")
+        self.system_override = text
+
+    def identity(self) -> dict[str, Any]:
+        """``run.json``'s ``mode_options``: :meth:`identity_options`, plus the sha256 of a
+        replaced system prompt."""
+        opts = dict(self.identity_options())
+        if self.system_override is not None:
+            digest = hashlib.sha256(self.system_override.encode("utf-8")).hexdigest()
+            opts["system_prompt_sha256"] = digest
+        return opts
 
     def system(self, record: AnyInstance) -> str:
         """The system prompt for ``record``'s suite.
@@ -150,7 +175,7 @@ class Mode:
             raise ConfigError(
                 f"mode {self.name!r} does not apply to {suite.value!r} instances (it has "
                 f"prompts for: {known}); pass --mode {' or '.join(fits) or '...'} for them, "
-                f"or add a {suite.value!r} prompt to {type(self).__name__}.system_prompts"
+                f"or a {known} dataset file for --mode {self.name}"
             ) from None
 
     def messages(self, record: AnyInstance) -> list[Message]:
@@ -162,8 +187,9 @@ class Mode:
         Returns:
             ``[{"role": "system", ...}, {"role": "user", "content": question}]``.
         """
+        system = self.system(record)  # a suite the mode has no prompt for still fails
         return [
-            {"role": "system", "content": self.system(record)},
+            {"role": "system", "content": self.system_override or system},
             {"role": "user", "content": str(record.question)},
         ]
 
@@ -181,6 +207,15 @@ class Mode:
             if str(record.suite) not in seen:
                 seen.add(str(record.suite))
                 self.system(record)
+
+    def identity_options(self) -> dict[str, Any]:
+        """The mode's options that change what is asked or how a reply is scored.
+
+        They are part of the run's identity (``run.json``'s ``mode_options``): a run
+        folder is resumed only with the same ones, so one folder never mixes results
+        of two prompts or two scoring rules (default: none).
+        """
+        return {}
 
     def run_info(self) -> dict[str, Any]:
         """Facts about how this mode runs, recorded in ``run.json`` (default: none).

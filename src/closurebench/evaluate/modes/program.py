@@ -224,6 +224,10 @@ class ProgramMode(Mode, ABC):
         self.isolation = str(chosen)
         return self.isolation
 
+    def identity_options(self) -> dict[str, Any]:
+        """How a program that fails is counted (``--failed-program-as``)."""
+        return {"failed_program_as": str(self.failed_run_outcome)}
+
     def run_info(self) -> dict[str, Any]:
         """The sandbox's level and layers, recorded in ``run.json`` and the summary.
 
@@ -378,6 +382,10 @@ ours, paper
         if Suite(record.suite) is Suite.CLOSURE:
             return closure_ein_prompt(self.ein_card)
         return super().system(record)
+
+    def identity_options(self) -> dict[str, Any]:
+        """Also the Ein card of the system prompt (``--ein-card``)."""
+        return {**super().identity_options(), "ein_card": self.ein_card}
 
     def run_info(self) -> dict[str, Any]:
         """The program modes' facts, and the Ein card the prompt carries (``ein_card``)."""

@@ -173,9 +173,9 @@ def build_provider(name: str, options: ProviderOptions) -> Provider:
     (:class:`~closurebench.evaluate.providers.pool.ProcessPoolProvider`).
 
     Raises:
-        ConfigError: for an unknown provider, options it cannot use, or an unreachable
-            server.
-        ProviderError: when the provider cannot be set up (missing key or extra).
+        ConfigError: for an unknown provider or options it cannot use.
+        ProviderError: when the provider cannot be set up (missing key or extra) or its
+            server is unreachable.
     """
     spec = check_provider_options(name, options)
     kwargs = spec.arguments(options)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -42,6 +43,7 @@ __all__ = [
     "ProviderSpec",
     "apply_stop",
     "check_reachable",
+    "parse_extra_body",
 ]
 
 #: HTTP statuses that say the run's configuration is wrong for every request alike
@@ -90,6 +92,10 @@ class GenerationSettings:
             Set per request by :meth:`with_stop`, never by the user; None sends none.
         tools: Function-calling tool specs for one request (OpenAI's ``tools``; the
             ``agent-tools`` mode's graph tool). Set per request by :meth:`with_tools`.
+        extra_body: Server-specific fields sent with every request (``--extra-body``:
+            vLLM / SGLang ``chat_template_kwargs``, ``reasoning_effort``, ``top_k``...),
+            as canonical JSON text of an object; None sends none. Part of the run's
+            identity and of the cache key, like every other setting.
     """
 
     model: str
@@ -101,6 +107,7 @@ class GenerationSettings:
     max_completion_tokens: int | None = None
     stop: tuple[str, ...] | None = None
     tools: tuple[dict[str, Any], ...] | None = None
+    extra_body: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Return the settings as a plain JSON-serialisable dict.
@@ -116,13 +123,27 @@ class GenerationSettings:
             64
         """
         d = asdict(self)
-        for optional in ("max_completion_tokens", "stop", "tools"):
+        for optional in ("max_completion_tokens", "stop", "tools", "extra_body"):
             if d[optional] is None:
                 del d[optional]
         for listed in ("stop", "tools"):
             if listed in d:
                 d[listed] = list(d[listed])
+        if "extra_body" in d:
+            d["extra_body"] = self.extra_fields()
         return d
+
+    def extra_fields(self) -> dict[str, Any]:
+        """The ``extra_body`` fields as a dict (empty when none).
+
+        Example:
+            >>> GenerationSettings(model="m", extra_body='{"top_k": 20}').extra_fields()
+            {'top_k': 20}
+        """
+        if not self.extra_body:
+            return {}
+        value = json.loads(self.extra_body)
+        return dict(value) if isinstance(value, dict) else {}
 
     def with_stop(self, stop: Sequence[str] | None) -> GenerationSettings:
         """These settings with the stop sequences of one request (None or empty: unchanged).
@@ -182,7 +203,8 @@ class GenerationSettings:
             "stop": list(self.stop) if self.stop else None,
             "tools": list(self.tools) if self.tools else None,
         }
-        return {k: v for k, v in fields.items() if v is not None}
+        sent = {k: v for k, v in fields.items() if v is not None}
+        return {**sent, **self.extra_fields()}
 
     @property
     def token_limit(self) -> int:
@@ -258,6 +280,8 @@ class GenerationSettings:
             )
         if self.top_p is not None and not (0 < self.top_p <= 1):
             raise ConfigError(f"--top-p must be in (0, 1], got {self.top_p:g}")
+        if self.extra_body is not None:
+            parse_extra_body(self.extra_body)
 
 
 def apply_stop(text: str, stop: Sequence[str] | None) -> tuple[str, bool]:
@@ -520,11 +544,71 @@ class ProviderSpec:
         return factory(**kwargs)
 
 
+#: Request fields ``--extra-body`` may not set: each has its own option, or the harness
+#: owns it (the prompt, the agent's stop sequences and tools, streaming).
+RESERVED_FIELDS = {
+    "model": "--model",
+    "messages": "the mode",
+    "temperature": "--temperature",
+    "max_tokens": "--max-tokens",
+    "max_completion_tokens": "--max-completion-tokens",
+    "top_p": "--top-p",
+    "stop": "the mode",
+    "tools": "the mode",
+    "stream": "the harness",
+    "n": "the harness (one reply per request)",
+}
+
+
+def parse_extra_body(text: str) -> str:
+    """Validate ``--extra-body`` (JSON text of an object, or ``@FILE``); canonical JSON.
+
+    Raises:
+        ConfigError: not JSON, not an object, unreadable file, or a field another
+            option (or the harness) sets.
+
+    Example:
+        >>> parse_extra_body('{"chat_template_kwargs": {"enable_thinking": false}}')
+        '{"chat_template_kwargs":{"enable_thinking":false}}'
+        >>> try:
+        ...     parse_extra_body('{"temperature": 1}')
+        ... except ConfigError as exc:
+        ...     print(exc)
+        --extra-body sets 'temperature', which --temperature sets; use --temperature
+    """
+    source = "--extra-body"
+    raw = text
+    if text.startswith("@"):
+        path = Path(text[1:])
+        source = f"--extra-body {text}"
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{source}: cannot read {path} ({exc})") from None
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ConfigError(
+            f"{source} is not JSON ({exc.msg} at character {exc.pos}); pass an object, e.g. "
+            '\'{"chat_template_kwargs": {"enable_thinking": false}}\' or @FILE.json'
+        ) from None
+    if not isinstance(value, dict) or not value:
+        raise ConfigError(f"{source} must be a non-empty JSON object, got {raw.strip()[:60]}")
+    for key in value:
+        if key in RESERVED_FIELDS:
+            owner = RESERVED_FIELDS[key]
+            fix = f"use {owner}" if owner.startswith("--") else "drop it"
+            raise ConfigError(f"{source} sets {key!r}, which {owner} sets; {fix}")
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def check_reachable(base_url: str, timeout_s: float = 5.0) -> None:
     """Open (and close) a TCP connection to the server of ``base_url``.
 
     Raises:
-        ConfigError: when the URL is malformed or nothing listens there.
+        ConfigError: when the URL is malformed (bad input: exit 1).
+        ProviderError: when nothing listens there (fatal, not retryable: the run stops
+            as a provider failure, exit 3).
 
     Example:
         >>> check_reachable("ftp://x")
@@ -543,6 +627,8 @@ def check_reachable(base_url: str, timeout_s: float = 5.0) -> None:
         with socket.create_connection((parsed.hostname, port), timeout=timeout_s):
             pass
     except OSError as exc:
-        raise ConfigError(
-            f"cannot reach the server at {base_url} ({exc}); is it running? check --base-url"
+        raise ProviderError(
+            f"cannot reach the server at {base_url} ({exc}); is it running? check --base-url",
+            retryable=False,
+            fatal=True,
         ) from None

@@ -242,12 +242,21 @@ class TransformersProvider:
                 "(chat) model",
                 retryable=False,
             )
+        extra = settings.extra_fields()
+        unknown = sorted(set(extra) - {"chat_template_kwargs"})
+        if unknown:
+            raise ProviderError(
+                f"--extra-body {', '.join(unknown)}: a local model has no request body; the "
+                "transformers provider takes only chat_template_kwargs there",
+                retryable=False,
+                fatal=True,
+            )
         inputs = tokenizer.apply_chat_template(
             messages,
             add_generation_prompt=True,
             return_tensors="pt",
             return_dict=True,
-            **self.chat_template_kwargs,
+            **{**self.chat_template_kwargs, **dict(extra.get("chat_template_kwargs") or {})},
         ).to(model.device)
         prompt_len = int(inputs["input_ids"].shape[-1])
         sample = (settings.temperature or 0.0) > 0

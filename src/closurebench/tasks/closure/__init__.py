@@ -1,4 +1,4 @@
-"""The 26 ClosureBench categories, registered in one table (``spec/closurebench.md``).
+"""The 26 ClosureBench categories, registered in one table (``docs/categories.md``).
 
 ``CLOSURE_TASKS`` maps each category name to its :class:`ClosureTask` instance, in
 the spec's order: the 11 atomic (L1), 8 chain (L2) and 7 composition (L3) categories.

@@ -305,7 +305,7 @@ class ClosureTask(ABC):
     table.
 
     Attributes:
-        name: Category name (``spec/closurebench.md``).
+        name: Category name (``docs/categories.md``).
         level: 1 (atomic), 2 (chain) or 3 (composition).
         result_type: The :class:`~closurebench.schema.enums.ResultType` of the answer.
         ambiguity: The lenient-scoring class (:class:`~closurebench.schema.enums.Ambiguity`

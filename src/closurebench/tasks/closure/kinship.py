@@ -40,7 +40,7 @@ __all__ = [
 #: The numbers of generations a family may span (drawn uniformly, capped at ``n``).
 GENERATIONS: tuple[int, int] = (3, 5)
 
-#: Cap on the children of one parent (``spec/closurebench.md``: ``max_children`` = 3).
+#: Cap on the children of one parent (``docs/categories.md``: ``max_children`` = 3).
 MAX_CHILDREN = 3
 
 
