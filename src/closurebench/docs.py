@@ -396,7 +396,11 @@ counted), `complete` and `aborted` (why a run stopped early), `error_examples`, 
 (`mean`, `p90`), `run` (requests, retries, cache hits, adapted requests, harness
 retries), `harness_deaths`, `adaptations`, `settings`, `mode`, `suites` and `figures`
 (below). The summary covers the instances the command selected (`--limit`, `--sample`,
-`--categories`); `closurebench report` reads every result in the folder."""
+`--categories`). When the folder also holds results outside that selection (an earlier
+command selected more), `counts.outside_selection` (absent otherwise) says how many
+and `selected_ids` lists the selection; `closurebench report` then reads the same
+selection, so the
+console, the summary and the report agree."""
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:

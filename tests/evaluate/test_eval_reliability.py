@@ -31,9 +31,11 @@ def _answers(records: list[Any]) -> Any:
     return lambda body: Reply(json.dumps({"answer": by_q[body["messages"][-1]["content"]].answer}))
 
 
-def _args(data: Path, fake: FakeOpenAIServer, out: Path, *extra: str) -> list[str]:
+def _args(
+    data: Path, fake: FakeOpenAIServer, out: Path, *extra: str, model: str = "fake-model"
+) -> list[str]:
     return [
-        str(data), "--model", "fake-model", "--base-url", fake.base_url, "--out", str(out),
+        str(data), "--model", model, "--base-url", fake.base_url, "--out", str(out),
         "--concurrency", "2", "--retries", "0", "--backoff", "0", "--no-progress", *extra,
     ]  # fmt: skip
 
@@ -61,7 +63,7 @@ def test_unknown_model_404_stops_at_once_with_the_servers_message(
         out = tmp_path / "run"
         # four retries with a 1 s backoff would take minutes over 30 instances; the
         # options given later win (click keeps the last value of an option)
-        res = _invoke(_args(path, fake, out, "--retries", "4", "--backoff", "1", "--model", "nope"))
+        res = _invoke(_args(path, fake, out, "--retries", "4", "--backoff", "1", model="nope"))
         sent = len(fake.chat_requests)
     assert res.exit_code == EXIT_ABORTED, res.output
     assert "The model `nope` does not exist" in res.stderr and "404" in res.stderr
@@ -210,7 +212,7 @@ def test_changed_dataset_or_model_refuses_to_resume_and_force_new_starts_over(
         assert "--force-new" in res.stderr and "Traceback" not in res.output
 
         own.write_text("".join(lines))
-        res = _invoke([*_args(own, fake, out, "--limit", "3"), "--model", "other-model"])
+        res = _invoke(_args(own, fake, out, "--limit", "3", model="other-model"))
         assert res.exit_code == 1
         assert "model 'fake-model' -> 'other-model'" in res.stderr
         res = _invoke([*_args(own, fake, out, "--limit", "3"), "--temperature", "0.7"])

@@ -209,3 +209,51 @@ def test_system_prompt_file_replaces_the_prompt_and_joins_the_identity(
         (tmp_path / "empty.txt").write_text("  \n")
         res = _invoke([*base[:-1], str(tmp_path / "empty.txt"), "--force-new"])
         assert res.exit_code == 1 and "--system-prompt: the file is empty" in res.stderr
+
+
+def test_a_smaller_selection_gives_the_same_numbers_in_summary_and_report(
+    data: Any, tmp_path: Path
+) -> None:
+    from closurebench.report.aggregate import load_run
+
+    path, _ = data
+    out = tmp_path / "run"
+    assert _eval(path, out, "--limit", "12").exit_code == 0
+    res = _eval(path, out, "--limit", "5")
+    assert res.exit_code == 0, res.output
+    assert "5 results" in res.stdout and "7 earlier result(s)" in res.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["counts"]["total"] == 5 and summary["counts"]["outside_selection"] == 7
+    run = load_run(out)
+    assert len(run.records) + run.errors == 5  # the report reads the same five
+    correct = sum(r["outcome"] == "strict_correct" for r in run.records)
+    assert correct == summary["strict_correct"]
+    assert len(summary["selected_ids"]) == 5
+    assert _eval(path, out, "--limit", "12").exit_code == 0  # all twelve again
+    summary = json.loads((out / "summary.json").read_text())
+    assert "outside_selection" not in summary["counts"] and "selected_ids" not in summary
+    assert len(load_run(out).records) == 12
+
+
+def test_several_models_in_one_command(data: Any, tmp_path: Path) -> None:
+    path, records = data
+    out = tmp_path / "runs"
+    with FakeOpenAIServer(strict_models=True, served_models=["org/good"]) as fake:
+        fake.script(default=_answers(records))
+        args = [str(path), "--base-url", fake.base_url, "--out", str(out), "--no-progress"]
+        args += ["--limit", "4", "--retries", "0", "--model", "org/good", "--model", "nope"]
+        res = _invoke(args)
+    assert res.exit_code == EXIT_ABORTED, res.output  # the worst of the two
+    assert "== org/good ->" in res.stdout and "== nope ->" in res.stdout
+    good = json.loads((out / "org--good" / "summary.json").read_text())
+    assert good["strict_accuracy"] == 1.0 and good["counts"]["total"] == 4
+    assert json.loads((out / "nope" / "summary.json").read_text())["counts"]["total"] == 0
+    md = (out / "report" / "report.md").read_text()
+    assert "**org/good · direct**" in md and "**nope**" in md and "incomplete" in md
+    assert "not every model finished: nope (exit 3)" in res.stderr
+    twice = _invoke([*args[:-4], "--model", "random", "--model", "random"])
+    assert twice.exit_code == 1 and "given twice" in twice.stderr
+    both = _invoke([str(path), "--out", str(tmp_path / "ref"), "--no-progress", "--limit", "3",
+                    "--model", "random", "--model", "majority"])  # fmt: skip
+    assert both.exit_code == 0, both.output
+    assert (tmp_path / "ref" / "report" / "report.html").is_file()

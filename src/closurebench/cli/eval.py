@@ -74,6 +74,7 @@ loads only when it is used), ``--mode`` choices from the mode table
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -157,16 +158,25 @@ def eval_cmd(
     ctx: typer.Context,
     data: Annotated[Path, typer.Argument(help="Dataset JSONL file (ClosureBench or GRIT).")],
     model: Annotated[
-        str,
+        list[str],
         typer.Option(
             "--model",
+            metavar="<str>",
             help="Model name sent to the server, or a reference model answered offline "
             "(no server): oracle-program (the instances' own programs; program modes), "
             "reader (the reference agent; agent and agent-tools modes, both suites), random, "
-            "majority (chance).",
+            "majority (chance). Repeat it to evaluate several models: one run folder each "
+            "under --out (OUT/<model>) and one combined report (OUT/report).",
         ),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Run directory (resumed if it exists).")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "--out",
+            help="Run directory (resumed if it exists); with several --model, the folder "
+            "that holds one run directory per model and the combined report.",
+        ),
+    ],
     mode: Annotated[
         str,
         typer.Option(
@@ -379,6 +389,10 @@ def eval_cmd(
     ] = 1.0,
 ) -> None:
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
+    if len(model) != 1:
+        _eval_models(ctx, model, out)
+        return
+    model_name = model[0]
     import asyncio
 
     from rich.markup import escape
@@ -437,7 +451,7 @@ def eval_cmd(
                     f"--mode {mode} runs no agent episode, so drop it"
                 )
         settings = GenerationSettings(
-            model=model,
+            model=model_name,
             temperature=parse_temperature(temperature),
             max_tokens=call_limit,
             top_p=top_p,
@@ -497,7 +511,7 @@ def eval_cmd(
                 )
             the_mode.use_ein_card(ein_card)
         provider_options = ProviderOptions(
-            model=model,
+            model=model_name,
             timeout_s=timeout,
             base_url=base_url,
             api_key_env=api_key_env,
@@ -505,7 +519,7 @@ def eval_cmd(
             script=script,
             workers=workers,
         )
-        reference = is_reference_model(model)
+        reference = is_reference_model(model_name)
         if not reference:
             check_provider_options(provider, provider_options)
         records = load_instances(data)
@@ -521,7 +535,7 @@ def eval_cmd(
             seed=seed,
         )
         backend = (
-            reference_provider(model, selected, the_mode)
+            reference_provider(model_name, selected, the_mode)
             if reference
             else build_provider(provider, provider_options)
         )
@@ -557,6 +571,61 @@ def eval_cmd(
             soft_wrap=True,
         )
         raise typer.Exit(code=EXIT_INCOMPLETE)
+
+
+def model_folder(model: str) -> str:
+    """The run folder name of ``model`` under a several-model ``--out``.
+
+    Example:
+        >>> model_folder("Qwen/Qwen2.5-7B-Instruct")
+        'Qwen--Qwen2.5-7B-Instruct'
+    """
+    return re.sub(r"[^A-Za-z0-9._-]", "-", model.replace("/", "--")).strip(".") or "model"
+
+
+def _eval_models(ctx: typer.Context, models: list[str], out: Path) -> None:
+    """Several ``--model``: one run each into ``OUT/<model>``, then one combined report.
+
+    Every model runs even when an earlier one fails; the exit code is the worst one
+    (bad input 1 stops before any run).
+    """
+    from closurebench.report import ReportError, build_report
+
+    folders = [model_folder(m) for m in models]
+    repeated = sorted({f for f in folders if folders.count(f) > 1})
+    if not models or repeated:
+        problem = (
+            f"--model: {', '.join(repeated)} is given twice (or two names share a folder); "
+            "give each model once"
+            if repeated
+            else "--model is required"
+        )
+        typer.echo(f"error: {problem}", err=True)
+        raise typer.Exit(1)
+    codes: dict[str, int] = {}
+    for name, folder in zip(models, folders, strict=True):
+        run_dir = out / folder
+        typer.echo(f"== {name} -> {run_dir}")
+        params = {**ctx.params, "model": [name], "out": run_dir}
+        try:
+            eval_cmd(ctx, **params)
+            codes[name] = 0
+        except typer.Exit as exc:
+            codes[name] = int(exc.exit_code or 0)
+            if codes[name] == 1 and not (run_dir / "run.json").exists():
+                raise  # bad input: every model would fail the same way
+    done = [out / f for f in folders if (out / f / "results.jsonl").is_file()]
+    if done:
+        try:
+            md, html = build_report(done, out / "report")
+            typer.echo(f"combined report: {md} and {html}")
+        except ReportError as exc:
+            typer.echo(f"error: combined report: {exc}", err=True)
+    worst = max(codes.values(), default=0)
+    if worst:
+        failed = ", ".join(f"{m} (exit {c})" for m, c in codes.items() if c)
+        typer.echo(f"not every model finished: {failed}", err=True)
+        raise typer.Exit(code=worst)
 
 
 def _debug(ctx: typer.Context) -> bool:
@@ -599,8 +668,15 @@ def result_line(summary: dict[str, Any], out: Path, stats: RunStats | None = Non
     hits = stats.cache_hits if stats is not None else run.get("cache_hits", 0)
     total, selected = counts["total"], counts.get("selected", counts["total"])
     head = f"{total} of {selected} results" if selected != total else f"{total} results"
-    return (
+    line = (
         f"{head} in {out} (evaluated {evaluated}, resumed {skipped}, cache hits {hits}); "
         f"{counts['errors']} errors; strict {_fmt(summary.get('strict_accuracy'))}, "
         f"lenient {_fmt(summary.get('lenient_accuracy'))} over {counts['answered']} answered"
     )
+    outside = counts.get("outside_selection") or 0
+    if outside:
+        line += (
+            f"; {outside} earlier result(s) in the folder are outside this selection and left "
+            "out (here and in `closurebench report`)"
+        )
+    return line

@@ -103,6 +103,7 @@ def memorisation_cmd(
         list[str] | None,
         typer.Option(
             "--checkpoints",
+            metavar="<dir>",
             help="A checkpoint to probe after the base model (repeat the option, in order): "
             "a model folder or LoRA adapter (transformers' checkpoint-<step> folders give "
             "the step, their trainer_state.json the epoch), or a served model name.",
@@ -169,6 +170,7 @@ def memorisation_cmd(
         list[str] | None,
         typer.Option(
             "--table6",
+            metavar="<label=dir>",
             help="LABEL=DIR: render Table 6 from probe folders (repeat; e.g. answer=..., "
             "ein=..., python=...) instead of probing.",
         ),

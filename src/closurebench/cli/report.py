@@ -37,6 +37,7 @@ def report_cmd(
         list[str] | None,
         typer.Option(
             "--probe",
+            metavar="<label=dir>",
             help="A memorisation probe folder as LABEL=DIR (repeatable): adds its table and "
             "Figure 2; two or more add Table 6 (e.g. answer=DIR_A ein=DIR_E).",
         ),

@@ -537,10 +537,20 @@ class Recorder:
 def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     """Summarise the selected instances' results into ``summary.json``; return it.
 
-    ``complete`` is True only when every selected instance has a model result.
+    ``complete`` is True only when every selected instance has a model result. Only when
+    the folder also holds results outside the selection, ``counts.outside_selection``
+    says how many and ``selected_ids`` lists the selection (the report reads only those).
     """
     summary = summarize(plan.selected_results())
     summary["counts"]["selected"] = plan.stats.selected
+    # Results of earlier commands outside this selection (a smaller --sample into the
+    # same folder): counted, and the selection listed, so the report reads the same set.
+    outside = sum(
+        1 for r in iter_results(plan.results_path) if str(r["id"]) not in plan.selected_ids
+    )
+    if outside:
+        summary["counts"]["outside_selection"] = outside
+        summary["selected_ids"] = sorted(plan.selected_ids)
     summary["complete"] = bool(
         summary["complete"]
         and aborted is None

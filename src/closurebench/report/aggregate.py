@@ -370,8 +370,10 @@ def load_run(path: str | Path) -> Run:
         message, is one of them).
 
     A partly written last line (a run still going, or killed mid-write) is skipped, as
-    the runner's resume does. Response and reasoning texts are not kept (no table uses
-    them), so the records stay small.
+    the runner's resume does. When ``summary.json`` lists ``selected_ids`` (the folder
+    holds results outside the last command's selection), only those results are read,
+    so the report and the summary cover the same instances. Response and reasoning
+    texts are not kept (no table uses them), so the records stay small.
 
     Raises:
         ReportError: When the file is missing, a line is not a JSON object, or a record is
@@ -394,7 +396,14 @@ def load_run(path: str | Path) -> Run:
     records: list[dict[str, Any]] = []
     errors = 0
     examples: list[str] = []
+    summary = _json_object(p / "summary.json")
+    # The last command's selection, when the folder holds results outside it: the
+    # report covers what summary.json covers.
+    listed = (summary or {}).get("selected_ids")
+    selection = {str(i) for i in listed} if isinstance(listed, list) else None
     for rec in _read_results(results):
+        if selection is not None and str(rec.get("id")) not in selection:
+            continue
         if rec.get("outcome") == Outcome.ERROR:
             errors += 1
             message = str(rec.get("error") or "")
@@ -402,7 +411,6 @@ def load_run(path: str | Path) -> Run:
                 examples.append(message)
         else:
             records.append(rec)
-    summary = _json_object(p / "summary.json")
     ssettings = (summary or {}).get("settings") or {}
     model = (
         _first(records, lambda r: (r.get("settings") or {}).get("model"))
