@@ -379,7 +379,8 @@ one `done` line after its result, so a reply the harness died on is known on res
 the file's `sha256`), `model`, `provider`, `mode`, `mode_options` (what changes a mode's
 prompt or scoring: `ein_card` and `failed_program_as` for program modes; the agent
 modes' `max_rounds`, `max_completion_tokens`, `max_result_chars`, `call_max_tokens` and
-`strict_protocol`; `system_prompt_sha256` when `--system-prompt` replaced the prompt) and
+`strict_protocol`; `system_prompt_sha256` when `--system-prompt` replaced the prompt;
+`fewshot` and `fewshot_sha256` with `--fewshot K`) and
 `settings` (the generation settings but the timeout, `extra_body` when given). Resuming
 with any of them changed is refused, naming each difference, unless the folder holds no
 result yet (then the new identity is recorded, with a notice); `--force-new` starts the

@@ -257,3 +257,39 @@ def test_several_models_in_one_command(data: Any, tmp_path: Path) -> None:
                     "--model", "random", "--model", "majority"])  # fmt: skip
     assert both.exit_code == 0, both.output
     assert (tmp_path / "ref" / "report" / "report.html").is_file()
+
+
+def test_fewshot_examples_come_from_another_file_and_join_the_identity(
+    data: Any, tmp_path: Path
+) -> None:
+    import closurebench
+
+    path, records = data
+    pool = closurebench.generate_split("train", seed=0, count=12, out=tmp_path / "train")
+    pool_file = tmp_path / "train" / "closure-train.jsonl"
+    by_q = {r.question: r for r in pool}
+    out = tmp_path / "run"
+    with FakeOpenAIServer() as fake:
+        fake.script(default=_answers(records))
+        base = [str(path), "--model", "m", "--base-url", fake.base_url, "--out", str(out)]
+        base += ["--no-progress", "--limit", "2", "--fewshot-from", str(pool_file)]
+        res = _invoke([*base, "--fewshot", "2"])
+        assert res.exit_code == 0, res.output
+        sent = [r.body["messages"] for r in fake.chat_requests]
+        assert [m["role"] for m in sent[0]] == ["system", "user", "assistant"] * 1 + [
+            "user", "assistant", "user"]  # fmt: skip
+        assert sent[0][1:5] == sent[1][1:5]  # the same examples for every question
+        for question, reply in ((sent[0][1], sent[0][2]), (sent[0][3], sent[0][4])):
+            example = by_q[question["content"]]
+            assert json.loads(reply["content"]) == {"answer": example.answer}
+        assert sent[0][-1]["content"] in {r.question for r in records}
+        opts = json.loads((out / "run.json").read_text())["mode_options"]
+        assert opts["fewshot"] == 2 and len(opts["fewshot_sha256"]) == 64
+        again = _invoke([*base, "--fewshot", "3"])
+        assert again.exit_code == 1 and "mode option fewshot 2 -> 3" in again.stderr
+        res = _invoke([*base, "--fewshot", "2", "--mode", "agent", "--force-new"])
+        assert res.exit_code == 1 and "--fewshot applies to single-request modes" in res.stderr
+        res = _invoke([*base[:-2], "--fewshot", "2", "--force-new"])
+        assert res.exit_code == 1 and "--fewshot needs --fewshot-from FILE" in res.stderr
+        res = _invoke([*base, "--fewshot", "99", "--force-new"])
+        assert res.exit_code == 1 and "usable example(s)" in res.stderr

@@ -314,6 +314,23 @@ def eval_cmd(
             "(default, the paper's Table 11) or wrong. Its execution class is kept either way.",
         ),
     ] = None,
+    fewshot: Annotated[
+        int,
+        typer.Option(
+            "--fewshot",
+            min=0,
+            help="Few-shot examples before each question (direct, cot): K instances of "
+            "--fewshot-from, drawn with --seed, each with its own verified answer as the reply.",
+        ),
+    ] = 0,
+    fewshot_from: Annotated[
+        Path | None,
+        typer.Option(
+            "--fewshot-from",
+            help="The dataset file few-shot examples come from: apart from DATA (e.g. the "
+            "train split); examples that DATA also holds are left out.",
+        ),
+    ] = None,
     system_prompt: Annotated[
         Path | None,
         typer.Option(
@@ -408,6 +425,7 @@ def eval_cmd(
     )
     from closurebench.evaluate.providers.reference import is_reference_model, reference_provider
     from closurebench.evaluate.runner import RunOptions, run_eval, select_instances
+    from closurebench.evaluate.selection import draw_fewshot
     from closurebench.generate.io import check_manifest, load_instances
 
     err = Console(stderr=True)
@@ -534,6 +552,15 @@ def eval_cmd(
             limit=limit,
             seed=seed,
         )
+        if fewshot:
+            if fewshot_from is None:
+                raise ConfigError(
+                    "--fewshot needs --fewshot-from FILE: a dataset file apart from DATA "
+                    "(e.g. the train split)"
+                )
+            the_mode.use_fewshot(draw_fewshot(load_instances(fewshot_from), records, fewshot, seed))
+        elif fewshot_from is not None:
+            raise ConfigError("--fewshot-from without --fewshot K: pass how many examples")
         backend = (
             reference_provider(model_name, selected, the_mode)
             if reference

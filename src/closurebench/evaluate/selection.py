@@ -17,7 +17,9 @@ from typing import Protocol, TypeVar
 
 from closurebench.errors import ConfigError
 
-__all__ = ["select_instances"]
+_T = TypeVar("_T")
+
+__all__ = ["draw_fewshot", "select_instances"]
 
 
 class _Selectable(Protocol):
@@ -95,3 +97,54 @@ def select_instances(
             raise ConfigError(f"--limit must be >= 0, got {limit}")
         out = out[:limit]
     return out
+
+
+def draw_fewshot(pool: Sequence[_T], evaluated: Sequence[object], k: int, seed: int) -> list[_T]:
+    """``k`` few-shot examples from ``pool``, none of them among ``evaluated``.
+
+    The pool is a dataset file apart from the evaluated one (the train split for a
+    held-out evaluation). Examples of another suite than the evaluated instances', and
+    any whose id or question the evaluated instances hold, are left out; the ``k`` are
+    drawn without replacement by a seeded generator and kept in pool order, so the same
+    files and seed give the same examples in any process.
+
+    Raises:
+        ConfigError: ``k`` below 1, evaluated instances of both suites, or fewer than
+            ``k`` usable examples.
+
+    Example:
+        >>> from types import SimpleNamespace as Rec
+        >>> pool = [Rec(id=f"p{i}", question=f"q{i}", suite="closure") for i in range(5)]
+        >>> data = [Rec(id="d0", question="q1", suite="closure")]
+        >>> [r.id for r in draw_fewshot(pool, data, 2, seed=0)] == [
+        ...     r.id for r in draw_fewshot(pool, data, 2, seed=0)]
+        True
+        >>> "p1" in {r.id for r in draw_fewshot(pool, data, 4, seed=0)}
+        False
+    """
+    from closurebench.seeding import rng
+
+    if k < 1:
+        raise ConfigError(f"--fewshot must be >= 1, got {k}")
+    suites = {str(getattr(r, "suite", "")) for r in evaluated}
+    if len(suites) != 1:
+        raise ConfigError(
+            "--fewshot needs instances of one suite; evaluate ClosureBench and GRIT apart"
+        )
+    ids = {str(getattr(r, "id", "")) for r in evaluated}
+    questions = {str(getattr(r, "question", "")) for r in evaluated}
+    usable = [
+        r
+        for r in pool
+        if str(getattr(r, "suite", "")) in suites
+        and str(getattr(r, "id", "")) not in ids
+        and str(getattr(r, "question", "")) not in questions
+    ]
+    if len(usable) < k:
+        raise ConfigError(
+            f"--fewshot {k}: the --fewshot-from file has {len(usable)} usable example(s) "
+            f"(of the {next(iter(suites))} suite, not among the evaluated instances); pass a "
+            "larger file (e.g. the train split) or a smaller --fewshot"
+        )
+    picked = sorted(rng(seed, "fewshot").choice(len(usable), size=k, replace=False).tolist())
+    return [usable[i] for i in picked]

@@ -409,6 +409,8 @@ class AgentBudget:
 class AgentMode(Mode):
     """``agent``: the GRAIN think / ``<graph>`` / ``<result>`` / ``<answer>`` loop (both suites)."""
 
+    takes_fewshot: ClassVar[bool] = False
+
     name: ClassVar[str] = "agent"
     system_prompts: ClassVar[Mapping[Suite, str]] = {
         Suite.CLOSURE: GRAIN_SYSTEM,

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 from collections.abc import Awaitable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeAlias
@@ -129,6 +130,28 @@ class Mode:
     system_prompts: ClassVar[Mapping[Suite, str]] = {}
     #: A system prompt that replaces the mode's own for every suite (``--system-prompt``).
     system_override: str | None = None
+    #: Few-shot examples sent before the question: ``(question, reply)`` pairs.
+    fewshot: tuple[tuple[str, str], ...] = ()
+    #: Whether the mode takes few-shot examples (one request per instance, one reply).
+    takes_fewshot: ClassVar[bool] = True
+
+    def use_fewshot(self, examples: Sequence[AnyInstance]) -> None:
+        """Send ``examples`` before every question: each as a user turn (its question) and
+        an assistant turn (its own verified answer in the reply form the mode asks for).
+
+        Raises:
+            ConfigError: for a mode that runs more than one request per instance.
+        """
+        if not self.takes_fewshot:
+            raise ConfigError(
+                f"--fewshot applies to single-request modes (direct, cot); --mode {self.name} "
+                "runs programs or tool episodes, so drop it"
+            )
+        from closurebench.evaluate.chance import chance_reply
+
+        self.fewshot = tuple(
+            (str(r.question), chance_reply(r, r.answer, self.name)) for r in examples
+        )
 
     def use_system_prompt(self, text: str) -> None:
         """Send ``text`` as the system prompt instead of the mode's own (every suite).
@@ -145,11 +168,15 @@ class Mode:
 
     def identity(self) -> dict[str, Any]:
         """``run.json``'s ``mode_options``: :meth:`identity_options`, plus the sha256 of a
-        replaced system prompt."""
+        replaced system prompt and the count and sha256 of the few-shot examples."""
         opts = dict(self.identity_options())
         if self.system_override is not None:
             digest = hashlib.sha256(self.system_override.encode("utf-8")).hexdigest()
             opts["system_prompt_sha256"] = digest
+        if self.fewshot:
+            text = json.dumps(self.fewshot, ensure_ascii=False, separators=(",", ":"))
+            opts["fewshot"] = len(self.fewshot)
+            opts["fewshot_sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
         return opts
 
     def system(self, record: AnyInstance) -> str:
@@ -188,8 +215,15 @@ class Mode:
             ``[{"role": "system", ...}, {"role": "user", "content": question}]``.
         """
         system = self.system(record)  # a suite the mode has no prompt for still fails
+        shots: list[Message] = []
+        for question, reply in self.fewshot:
+            shots += [
+                {"role": "user", "content": question},
+                {"role": "assistant", "content": reply},
+            ]
         return [
             {"role": "system", "content": self.system_override or system},
+            *shots,
             {"role": "user", "content": str(record.question)},
         ]
 

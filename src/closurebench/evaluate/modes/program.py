@@ -164,6 +164,8 @@ class ProgramMode(Mode, ABC):
     Subclasses set :attr:`language`, :attr:`fences` and :meth:`execute`.
     """
 
+    takes_fewshot: ClassVar[bool] = False
+
     name: ClassVar[str] = "program"
     language: ClassVar[str] = ""
     fences: ClassVar[tuple[str, ...]] = ()
