@@ -56,38 +56,19 @@ def build_seen(n: int, out: Path) -> list:
 
 def build_base(seen: list, out: Path, seed: int) -> Path:
     """A tokenizer trained on the seen prompts and a random-weight 2-layer Llama."""
-    import torch
-    from tiny_model import build_tokenizer
-    from transformers import LlamaConfig, LlamaForCausalLM
+    from tiny_model import build_tiny_chat_model
 
     from closurebench.evaluate.modes import get_mode
 
     mode = get_mode("direct")
     texts = [m["content"] for r in seen for m in mode.messages(r)]
-    tok = build_tokenizer([*texts, '{"answer": true}', '{"answer": false}'], vocab_size=2000)
-    torch.manual_seed(seed)
-    config = LlamaConfig(
-        vocab_size=len(tok),
-        hidden_size=128,
-        intermediate_size=256,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=8192,
-        bos_token_id=tok.bos_token_id,
-        eos_token_id=tok.eos_token_id,
-        pad_token_id=tok.pad_token_id,
-        tie_word_embeddings=True,
+    texts += ['{"answer": true}', '{"answer": false}']
+    return build_tiny_chat_model(
+        out, texts, seed=seed, vocab_size=2000, hidden_size=128, intermediate_size=256
     )
-    model = LlamaForCausalLM(config)
-    model.generation_config.pad_token_id = tok.pad_token_id
-    model.generation_config.eos_token_id = tok.eos_token_id
-    tok.save_pretrained(out)
-    model.save_pretrained(out)
-    return out
 
 
-def closurebench(*args: str) -> None:
+def run_cli(*args: str) -> None:
     """Run one ``closurebench`` command in a fresh process (as a user would)."""
     cmd = [sys.executable, "-m", "closurebench", *args]
     got = subprocess.run(cmd, capture_output=True, text=True, check=False)
@@ -120,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
 
     t0 = time.perf_counter()
     sft = out / "sft.jsonl"
-    closurebench("export", "sft", str(seen_file), "--target", "answer", "--out", str(sft))
+    run_cli("export", "sft", str(seen_file), "--target", "answer", "--out", str(sft))
     recipe = out / "recipe.toml"
     recipe.write_text(
         f'preset = "closurebench-sft"\nlora = false\n[model]\nname = "{base}"\n'
@@ -129,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         f'[output]\ndir = "{out / "train"}"\nsave_steps = {args.save_steps}\n',
         encoding="utf-8",
     )
-    closurebench("train", "sft", "--data", str(sft), "--recipe", str(recipe), "--no-progress")
+    run_cli("train", "sft", "--data", str(sft), "--recipe", str(recipe), "--no-progress")
     times["train"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -139,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in ckpts:
         cmd += ["--checkpoints", str(c)]
     cmd += ["--provider", "transformers", "--device", "cpu", "--max-tokens", "8", "--no-progress"]
-    closurebench(*cmd)
+    run_cli(*cmd)
     times["probe"] = time.perf_counter() - t0
 
     from closurebench.schema.memorisation import MemorisationProbe

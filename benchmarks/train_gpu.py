@@ -26,6 +26,7 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,30 @@ def _write(path: Path, rows: list[Any]) -> Path:
     return path
 
 
+def _measure(
+    job: str, steps: int, out: Path, last_key: str, train: Callable[[], object]
+) -> dict[str, Any]:
+    """Run ``train``; its wall time, TRL's ``num_tokens``, peak memory, last ``last_key``."""
+    _reset_peak()
+    t0 = time.perf_counter()
+    train()
+    wall = time.perf_counter() - t0
+    logs = _metrics(out)
+    peak, where = _peak_memory_gib()
+    tokens = _last(logs, "num_tokens") or 0.0
+    last = _last(logs, last_key)
+    return {
+        "job": job,
+        "steps": steps,
+        "wall_s": wall,
+        "tokens": tokens,
+        "tokens_per_s": tokens / wall if wall else 0.0,
+        "peak_gib": peak,
+        "memory": where,
+        "last": f"{last_key} {last:.3f}" if last is not None else "",
+    }
+
+
 def run_sft(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     """The ``closurebench-sft`` preset (LoRA) for ``--sft-steps`` steps."""
     import closurebench
@@ -81,23 +106,10 @@ def run_sft(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             "output": {"dir": str(out)},
         },
     )
-    _reset_peak()
-    t0 = time.perf_counter()
-    train_sft(recipe, data, progress=False)
-    wall = time.perf_counter() - t0
-    logs = _metrics(out)
-    peak, where = _peak_memory_gib()
-    tokens = _last(logs, "num_tokens") or 0.0
-    return {
-        "job": "sft (closurebench-sft, LoRA r 16)",
-        "steps": args.sft_steps,
-        "wall_s": wall,
-        "tokens": tokens,
-        "tokens_per_s": tokens / wall if wall else 0.0,
-        "peak_gib": peak,
-        "memory": where,
-        "last": f"loss {_last(logs, 'loss'):.3f}" if _last(logs, "loss") is not None else "",
-    }
+    job = "sft (closurebench-sft, LoRA r 16)"
+    return _measure(
+        job, args.sft_steps, out, "loss", lambda: train_sft(recipe, data, progress=False)
+    )
 
 
 def run_grpo(args: argparse.Namespace, work: Path) -> dict[str, Any]:
@@ -126,24 +138,10 @@ def run_grpo(args: argparse.Namespace, work: Path) -> dict[str, Any]:
             },
         },
     )
-    _reset_peak()
-    t0 = time.perf_counter()
-    train_grpo(recipe, data, progress=False)
-    wall = time.perf_counter() - t0
-    logs = _metrics(out)
-    peak, where = _peak_memory_gib()
-    tokens = _last(logs, "num_tokens") or 0.0
-    reward = _last(logs, "reward")
-    return {
-        "job": f"{args.algorithm} ({args.mode}, {args.generations} rollouts, LoRA r 16)",
-        "steps": args.grpo_steps,
-        "wall_s": wall,
-        "tokens": tokens,
-        "tokens_per_s": tokens / wall if wall else 0.0,
-        "peak_gib": peak,
-        "memory": where,
-        "last": f"reward {reward:.3f}" if reward is not None else "",
-    }
+    job = f"{args.algorithm} ({args.mode}, {args.generations} rollouts, LoRA r 16)"
+    return _measure(
+        job, args.grpo_steps, out, "reward", lambda: train_grpo(recipe, data, progress=False)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

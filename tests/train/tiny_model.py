@@ -78,6 +78,9 @@ def build_tiny_chat_model(
     max_steps: int = 300,
     check_every: int = 10,
     seed: int = 0,
+    vocab_size: int = 400,
+    hidden_size: int = 64,
+    intermediate_size: int = 128,
 ) -> Path:
     """Build, optionally fit, and save a tiny chat model; return its directory.
 
@@ -90,6 +93,9 @@ def build_tiny_chat_model(
         check_every: Steps between checks that greedy decoding gives ``reply`` for every
             prompt; the fit stops at the first check that passes.
         seed: Torch seed (weights and batch order).
+        vocab_size: Target size of the BPE vocabulary.
+        hidden_size: Width of the model (its MLP is ``intermediate_size`` wide).
+        intermediate_size: Width of the MLP.
 
     Returns:
         ``out_dir`` as a Path.
@@ -102,11 +108,11 @@ def build_tiny_chat_model(
 
     out = Path(out_dir)
     torch.manual_seed(seed)
-    tokenizer = build_tokenizer([*texts, *([reply] if reply else [])])
+    tokenizer = build_tokenizer([*texts, *([reply] if reply else [])], vocab_size=vocab_size)
     config = LlamaConfig(
         vocab_size=len(tokenizer),
-        hidden_size=64,
-        intermediate_size=128,
+        hidden_size=hidden_size,
+        intermediate_size=intermediate_size,
         num_hidden_layers=2,
         num_attention_heads=4,
         num_key_value_heads=2,
