@@ -380,8 +380,9 @@ the file's `sha256`), `model`, `provider`, `mode`, `mode_options` (what changes 
 prompt or scoring: `ein_card` and `failed_program_as` for program modes; the agent
 modes' `max_rounds`, `max_completion_tokens`, `max_result_chars`, `call_max_tokens` and
 `strict_protocol`; `system_prompt_sha256` when `--system-prompt` replaced the prompt;
-`fewshot` and `fewshot_sha256` with `--fewshot K`) and
-`settings` (the generation settings but the timeout, `extra_body` when given). Resuming
+`fewshot` and `fewshot_sha256` with `--fewshot K`),
+`settings` (the generation settings but the timeout, `extra_body` when given) and, for one
+of repeated samples (`--samples K`), `sample` (1..K). Resuming
 with any of them changed is refused, naming each difference, unless the folder holds no
 result yet (then the new identity is recorded, with a notice); `--force-new` starts the
 folder over. Beside the identity it records facts that do not block a resume:
@@ -401,7 +402,18 @@ retries), `harness_deaths`, `adaptations`, `settings`, `mode`, `suites` and `fig
 command selected more), `counts.outside_selection` (absent otherwise) says how many
 and `selected_ids` lists the selection; `closurebench report` then reads the same
 selection, so the
-console, the summary and the report agree."""
+console, the summary and the report agree.
+
+`closurebench eval ... --samples K --out OUT` evaluates every instance K times, one run
+folder per sample (`OUT/sample-1` … `OUT/sample-K`, or `OUT/<model>/sample-k` with
+several `--model`; each resumes on its own), and writes `OUT/samples.json` (below) and
+`OUT/report`. Per instance, n is the number of samples with a model response (an error
+is not a sample) and c the number of correct ones. pass@k is the unbiased estimator
+1 − C(n−c, k)/C(n, k), averaged over the instances with n ≥ k; `mean` is the average of
+c/n over instances with a 95 % normal interval over instances (`ci95`); and
+`std_over_samples` is the standard deviation (ddof 1) of the K per-sample accuracies, the
+spread over repeats. Samples differ only through sampling: give a temperature above 0;
+`--request-seed S` sends seed S + k − 1 with sample k's requests."""
 
 
 def _type_of(prop: Mapping[str, Any]) -> str:
@@ -491,10 +503,12 @@ def _formats_page() -> str:
     for name, title in titles.items():
         body += [*_schema_section(title, schema_for(name)), ""]
     body += [*_schema_section(_FIGURES_TITLE, figures_schema()), ""]
+    body += [*_schema_section(_SAMPLES_TITLE, schema_for("samples")), ""]
     return _page("Record formats", _FORMATS_INTRO, body)
 
 
 _FIGURES_TITLE = "Mode figures (`figures` in `RUN_DIR/summary.json`)"
+_SAMPLES_TITLE = "Repeated sampling (`OUT/samples.json`, `closurebench schema samples`)"
 
 
 # --------------------------------------------------------------------------- categories

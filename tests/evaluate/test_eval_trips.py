@@ -250,7 +250,7 @@ def test_several_models_in_one_command(data: Any, tmp_path: Path) -> None:
     assert json.loads((out / "nope" / "summary.json").read_text())["counts"]["total"] == 0
     md = (out / "report" / "report.md").read_text()
     assert "**org/good · direct**" in md and "**nope**" in md and "incomplete" in md
-    assert "not every model finished: nope (exit 3)" in res.stderr
+    assert "not every run finished: nope (exit 3)" in res.stderr
     twice = _invoke([*args[:-4], "--model", "random", "--model", "random"])
     assert twice.exit_code == 1 and "given twice" in twice.stderr
     both = _invoke([str(path), "--out", str(tmp_path / "ref"), "--no-progress", "--limit", "3",

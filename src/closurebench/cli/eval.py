@@ -12,6 +12,7 @@
         [--keep-errors] [--force-new] [--fsync-interval 1.0]
         [--agent-max-calls 6] [--agent-max-tokens 12000] [--agent-max-result-chars 8000]
         [--strict-protocol] [--failed-program-as no_answer|wrong] [--ein-card ours|paper]
+        [--samples K] [--request-seed S]
 
 Writes ``RUN_DIR/results.jsonl`` (resumable: a second run skips finished ids and
 re-runs the ones that ended in error, unless ``--keep-errors``), ``RUN_DIR/cache.jsonl``,
@@ -63,6 +64,16 @@ syntax card appended to the system prompt: ``ours`` (default; every builtin, gen
 from the interpreter) or ``paper`` (the paper's App. F card; see the Ein reference page
 for where its lines read differently here). Both are recorded in ``run.json``
 (``failed_program_as``, ``ein_card``).
+
+Repeated sampling (``--samples K``): every instance is evaluated K times, one run
+folder per sample (``OUT/sample-1`` … ``OUT/sample-K``; under each model's folder with
+several ``--model``), each recording its number in ``run.json`` (``sample``) and
+resumable on its own; then ``OUT/samples.json`` (``closurebench schema samples``) holds
+pass@k for k = 1..K (the unbiased estimator), the mean over instances with its 95 %
+interval and the standard deviation over the samples, and ``OUT/report`` shows them
+beside the usual tables. Samples differ only through sampling: pass a ``--temperature``
+above 0 (at 0 they repeat greedy decoding), and ``--request-seed S`` to make them
+reproducible where the server honours a seed (sample k sends seed ``S + k - 1``).
 
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
@@ -246,6 +257,26 @@ def eval_cmd(
         ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of --sample and of the retry jitter.")] = 0,
+    samples: Annotated[
+        int,
+        typer.Option(
+            "--samples",
+            "--epochs",
+            min=1,
+            help="Evaluate every instance K times (one run folder per sample, "
+            "OUT/sample-1..K) and write pass@k, the mean with its interval and the spread "
+            "over samples to OUT/samples.json and OUT/report; use a --temperature above 0.",
+        ),
+    ] = 1,
+    request_seed: Annotated[
+        int | None,
+        typer.Option(
+            "--request-seed",
+            help="Sampling seed sent with every request (servers that honour it, e.g. "
+            "vLLM, repeat their sampling); with --samples, sample k sends S+k-1. Default: "
+            "none sent.",
+        ),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N.")] = None,
     sample: Annotated[
         int | None, typer.Option(help="Evaluate K instances, stratified by category/task.")
@@ -406,10 +437,11 @@ def eval_cmd(
     ] = 1.0,
 ) -> None:
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
-    if len(model) != 1:
-        _eval_models(ctx, model, out)
+    if len(model) != 1 or samples > 1:
+        _eval_many(ctx, model, out, samples)
         return
     model_name = model[0]
+    sample_no: int | None = ctx.meta.get(_SAMPLE_KEY)
     import asyncio
 
     from rich.markup import escape
@@ -473,6 +505,7 @@ def eval_cmd(
             temperature=parse_temperature(temperature),
             max_tokens=call_limit,
             top_p=top_p,
+            seed=None if request_seed is None else request_seed + (sample_no or 1) - 1,
             timeout_s=timeout,
             max_completion_tokens=max_completion_tokens,
             extra_body=parse_extra_body(extra_body) if extra_body is not None else None,
@@ -570,7 +603,14 @@ def eval_cmd(
         async def _go() -> RunStats:
             try:
                 return await run_eval(
-                    selected, backend, the_mode, settings, out, options, dataset=data
+                    selected,
+                    backend,
+                    the_mode,
+                    settings,
+                    out,
+                    options,
+                    dataset=data,
+                    sample=sample_no,
                 )
             finally:
                 await backend.aclose()
@@ -610,11 +650,18 @@ def model_folder(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]", "-", model.replace("/", "--")).strip(".") or "model"
 
 
-def _eval_models(ctx: typer.Context, models: list[str], out: Path) -> None:
-    """Several ``--model``: one run each into ``OUT/<model>``, then one combined report.
+#: ``ctx.meta`` key through which :func:`_eval_many` tells a run its sample number.
+_SAMPLE_KEY = "closurebench.eval.sample"
 
-    Every model runs even when an earlier one fails; the exit code is the worst one
-    (bad input 1 stops before any run).
+
+def _eval_many(ctx: typer.Context, models: list[str], out: Path, samples: int) -> None:
+    """Several ``--model`` and/or ``--samples K``: one run folder each, then one report.
+
+    Folders: ``OUT/<model>`` per model, ``OUT/sample-<k>`` per sample (both:
+    ``OUT/<model>/sample-<k>``). Every run goes ahead even when an earlier one fails;
+    the exit code is the worst one (bad input 1 stops before any run). With samples,
+    ``OUT/samples.json`` scores the samples of each model (pass@k, the mean and its
+    interval, the spread); ``OUT/report`` shows every run.
     """
     from closurebench.report import ReportError, build_report
 
@@ -629,21 +676,54 @@ def _eval_models(ctx: typer.Context, models: list[str], out: Path) -> None:
         )
         typer.echo(f"error: {problem}", err=True)
         raise typer.Exit(1)
-    codes: dict[str, int] = {}
+    if (out / "run.json").is_file() or (out / "results.jsonl").is_file():
+        typer.echo(
+            f"error: --out {out} is a run folder, but "
+            + ("several --model" if len(models) > 1 else f"--samples {samples}")
+            + " writes one run folder per "
+            + ("model" if len(models) > 1 else "sample")
+            + " under it; pass a new --out",
+            err=True,
+        )
+        raise typer.Exit(1)
+    try:
+        greedy = parse_temperature(str(ctx.params.get("temperature", "0"))) == 0.0
+    except ConfigError:
+        greedy = False  # the first run names the bad value
+    if samples > 1 and greedy:
+        typer.echo(
+            f"note: --samples {samples} at temperature 0 repeats greedy decoding: the "
+            "samples differ only where the server is nondeterministic (pass --temperature "
+            "above 0 to sample)",
+            err=True,
+        )
+    plan: list[tuple[str, int | None, Path]] = []
     for name, folder in zip(models, folders, strict=True):
-        run_dir = out / folder
-        typer.echo(f"== {name} -> {run_dir}")
-        params = {**ctx.params, "model": [name], "out": run_dir}
+        base = out / folder if len(models) > 1 else out
+        if samples > 1:
+            plan += [(name, k, base / f"sample-{k}") for k in range(1, samples + 1)]
+        else:
+            plan.append((name, None, base))
+    codes: dict[str, int] = {}
+    for name, sample, run_dir in plan:
+        what = name if sample is None else f"{name}, sample {sample} of {samples}"
+        typer.echo(f"== {what} -> {run_dir}")
+        params = {**ctx.params, "model": [name], "out": run_dir, "samples": 1}
+        ctx.meta[_SAMPLE_KEY] = sample
         try:
             eval_cmd(ctx, **params)
-            codes[name] = 0
+            codes[what] = 0
         except typer.Exit as exc:
-            codes[name] = int(exc.exit_code or 0)
-            if codes[name] == 1 and not (run_dir / "run.json").exists():
-                raise  # bad input: every model would fail the same way
-    done = [out / f for f in folders if (out / f / "results.jsonl").is_file()]
+            codes[what] = int(exc.exit_code or 0)
+            if codes[what] == 1 and not (run_dir / "run.json").exists():
+                raise  # bad input: every run would fail the same way
+        finally:
+            ctx.meta.pop(_SAMPLE_KEY, None)
+    done = [d for _, _, d in plan if (d / "results.jsonl").is_file()]
     if done:
         try:
+            if samples > 1:
+                _write_samples(done, out)
             md, html = build_report(done, out / "report")
             typer.echo(f"combined report: {md} and {html}")
         except ReportError as exc:
@@ -651,8 +731,29 @@ def _eval_models(ctx: typer.Context, models: list[str], out: Path) -> None:
     worst = max(codes.values(), default=0)
     if worst:
         failed = ", ".join(f"{m} (exit {c})" for m, c in codes.items() if c)
-        typer.echo(f"not every model finished: {failed}", err=True)
+        typer.echo(f"not every run finished: {failed}", err=True)
         raise typer.Exit(code=worst)
+
+
+def _write_samples(run_dirs: list[Path], out: Path) -> None:
+    """Score the samples into ``OUT/samples.json`` and print one line per model."""
+    from closurebench.report.aggregate import load_runs
+    from closurebench.report.samples import repeated_sampling
+
+    scored = repeated_sampling(load_runs(run_dirs))
+    path = out / "samples.json"
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(scored.model_dump_json(indent=2) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    for group in scored.groups:
+        rule = group.lenient
+        parts = [f"{p.k}={_fmt(p.value)}" for p in rule.pass_at]
+        spread = _fmt(rule.std_over_samples)
+        typer.echo(
+            f"{group.model} · {group.mode}: {group.samples} samples, lenient mean "
+            f"{_fmt(rule.mean)} (std over samples {spread}); pass@" + ", pass@".join(parts)
+        )
+    typer.echo(f"samples: {path}")
 
 
 def _debug(ctx: typer.Context) -> bool:

@@ -1,4 +1,4 @@
-"""``closurebench schema closure|grit|result|sft|grpo|memorisation|table6``: a JSON Schema.
+"""``closurebench schema closure|grit|result|sft|grpo|memorisation|table6|samples``: a schema.
 
 ::
 
@@ -9,6 +9,7 @@
     closurebench schema grpo               # one line of `closurebench export grpo`
     closurebench schema memorisation       # OUT/memorisation.json of `closurebench memorisation`
     closurebench schema table6             # OUT/table6.json of `memorisation --table6`
+    closurebench schema samples            # OUT/samples.json of `eval --samples K`
     closurebench schema closure --validate DATA.jsonl   # check a file against it
 
 Every generated split also writes its schema beside ``manifest.json``.
@@ -29,7 +30,8 @@ def schema_cmd(
     name: Annotated[
         str,
         typer.Argument(
-            help="Which record: closure, grit, result, sft, grpo, memorisation or table6."
+            help="Which record: closure, grit, result, sft, grpo, memorisation, table6 or "
+            "samples."
         ),
     ],
     validate: Annotated[
@@ -45,6 +47,7 @@ def schema_cmd(
         SCHEMAS,
         parse_memorisation,
         parse_result,
+        parse_samples,
         parse_training,
         schema_for,
     )
@@ -65,6 +68,11 @@ def schema_cmd(
             if not validate.is_file():
                 raise ClosureBenchError(f"{validate}: no such file")
             parse_memorisation(validate.read_text(encoding="utf-8"), name, str(validate))
+            count = 1
+        elif name == "samples":
+            if not validate.is_file():
+                raise ClosureBenchError(f"{validate}: no such file")
+            parse_samples(validate.read_text(encoding="utf-8"), str(validate))
             count = 1
         elif name in ("sft", "grpo"):
             for lineno, obj in iter_objects(validate, what=f"{name} file"):

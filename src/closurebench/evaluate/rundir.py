@@ -83,7 +83,7 @@ LOCK_FILE = ".lock"
 #: Version of the ``run.json`` layout (absent in folders written before the checks).
 RUN_FORMAT = 2
 #: The identity fields, in message order; ``dataset`` compares its sha256 only.
-_FIELDS = ("dataset", "model", "provider", "mode", "mode_options", "settings")
+_FIELDS = ("dataset", "model", "provider", "mode", "mode_options", "settings", "sample")
 #: Settings that do not change an answer.
 _NOT_SCORING = ("timeout_s",)
 
@@ -119,6 +119,7 @@ def run_identity(
     mode: str,
     settings: Mapping[str, Any],
     mode_options: Mapping[str, Any] | None = None,
+    sample: int | None = None,
 ) -> dict[str, Any]:
     """The ``run.json`` object of a run.
 
@@ -132,6 +133,8 @@ def run_identity(
         settings: The generation settings (the timeout is dropped).
         mode_options: The mode's scoring-relevant options
             (:meth:`~closurebench.evaluate.modes.base.Mode.identity_options`).
+        sample: Which of repeated samples this run is (``eval --samples K``: 1..K),
+            recorded as ``sample``; None (not recorded) for a single run.
 
     Returns:
         The identity dict.
@@ -141,7 +144,7 @@ def run_identity(
         ...              mode="direct", settings={"model": "m", "timeout_s": 5})["settings"]
         {'model': 'm'}
     """
-    return {
+    identity: dict[str, Any] = {
         "format": RUN_FORMAT,
         "dataset": ({"path": str(dataset), "sha256": dataset_sha256} if dataset_sha256 else None),
         "model": model,
@@ -150,6 +153,9 @@ def run_identity(
         "mode_options": dict(mode_options or {}),
         "settings": {k: v for k, v in settings.items() if k not in _NOT_SCORING},
     }
+    if sample is not None:
+        identity["sample"] = sample
+    return identity
 
 
 def _show(key: str, value: Any) -> str:

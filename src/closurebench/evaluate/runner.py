@@ -183,6 +183,7 @@ def plan_run(
     dataset: str | Path | None = None,
     notice: Callable[[str], None] | None = None,
     mode_options: Mapping[str, Any] | None = None,
+    sample: int | None = None,
 ) -> RunPlan:
     """Prepare the run directory and list what is left to do (call with its lock held).
 
@@ -201,6 +202,8 @@ def plan_run(
         force_new: Delete the folder's results, cache and summary and start over.
         dataset: The dataset file (its sha256 goes into ``run.json`` and is checked).
         notice: Receives one-line warnings (an old ``run.json``).
+        mode_options: The mode's scoring-relevant options (part of the identity).
+        sample: Which repeated sample this run is (``eval --samples``), or None.
 
     Returns:
         The plan.
@@ -219,6 +222,7 @@ def plan_run(
         mode=mode,
         settings=settings.to_dict(),
         mode_options=mode_options,
+        sample=sample,
     )
     results = out_dir / RESULTS_FILE
     restart = check_identity(
@@ -577,6 +581,7 @@ async def run_eval(
     *,
     dataset: str | Path | None = None,
     notice: Callable[[str], None] | None = stderr_notice,
+    sample: int | None = None,
 ) -> RunStats:
     """Evaluate ``instances`` and write the run directory ``out``.
 
@@ -590,6 +595,8 @@ async def run_eval(
         dataset: The file the instances were read from: its sha256 is recorded in
             ``run.json`` and a resume with another file is refused.
         notice: Receives one-line warnings for the user (default: stderr).
+        sample: Which of repeated samples this run is (``eval --samples K``: 1..K;
+            recorded in ``run.json``, so the report groups the samples), or None.
 
     Returns:
         What the call did, with the summary. ``summary["complete"]`` is False when an
@@ -621,6 +628,7 @@ async def run_eval(
             dataset=dataset,
             notice=notice,
             mode_options=the_mode.identity(),
+            sample=sample,
         )
         stats = plan.stats
         stats.run_info = the_mode.run_info()

@@ -271,6 +271,8 @@ class Run:
             died while handling their reply (``harness_deaths.gave_up``).
         sandbox: How a program mode ran the model's programs (``run.json``'s
             ``sandbox``: the level, ``wall`` and ``unsafe``), or ``None`` for other modes.
+        identity: The run's ``run.json`` (dataset, model, provider, mode, options,
+            settings), or ``None`` when the folder has none.
     """
 
     path: Path
@@ -283,6 +285,20 @@ class Run:
     error_examples: list[str] = field(default_factory=list)
     harness_gave_up: int = 0
     sandbox: dict[str, Any] | None = None
+    identity: dict[str, Any] | None = None
+
+    @property
+    def sample(self) -> int | None:
+        """Which of repeated samples the run is (``eval --samples K``: 1..K), else None.
+
+        Example:
+            >>> Run(Path("."), "m", "m", "", [], identity={"sample": 2}).sample
+            2
+            >>> Run(Path("."), "m", "m", "", []).sample is None
+            True
+        """
+        value = (self.identity or {}).get("sample")
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     @property
     def unsafe(self) -> bool:
@@ -427,9 +443,20 @@ def load_run(path: str | Path) -> Run:
     )
     label = f"{model} · {mode}" if mode else str(model)
     gave_up = sum(harness_gave_up(r) for r in records)
-    sandbox = _sandbox_info(p, summary)
+    identity = _json_object(p / "run.json")
+    sandbox = _sandbox_info(identity, summary)
     return Run(
-        p, label, str(model), str(mode), records, summary, errors, examples, gave_up, sandbox
+        p,
+        label,
+        str(model),
+        str(mode),
+        records,
+        summary,
+        errors,
+        examples,
+        gave_up,
+        sandbox,
+        identity,
     )
 
 
@@ -448,9 +475,11 @@ def _json_object(path: Path) -> dict[str, Any] | None:
     return loaded if isinstance(loaded, dict) else None
 
 
-def _sandbox_info(run_dir: Path, summary: dict[str, Any] | None) -> dict[str, Any] | None:
+def _sandbox_info(
+    identity: dict[str, Any] | None, summary: dict[str, Any] | None
+) -> dict[str, Any] | None:
     """``run.json``'s ``sandbox`` (else the summary's): how model programs ran."""
-    info = _json_object(run_dir / "run.json") or {}
+    info = identity or {}
     if isinstance(info.get("sandbox"), dict):
         return dict(info["sandbox"])
     found = (summary or {}).get("sandbox")

@@ -729,16 +729,20 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     """Every table of the report, grouped by suite (suites without records are omitted).
 
     Agent-mode results add the GRAIN tables (:func:`~closurebench.report.grain.grain_tables`)
-    at the end of their suite's list.
+    at the end of their suite's list; runs that are repeated samples (``eval --samples``)
+    add the pass@k table (:func:`~closurebench.report.samples.samples_table`) at its start.
 
     Returns:
         ``{"ClosureBench": [...], "GRIT": [...]}`` in report order.
     """
     from closurebench.report.grain import grain_tables  # it builds on this module's Table
+    from closurebench.report.samples import samples_table  # likewise
 
     out: dict[str, list[Table]] = {}
     if _runs_with(runs, "closure"):
-        closure = [
+        sampled = samples_table(runs, ["closure"])
+        closure = [] if sampled is None else [sampled]
+        closure += [
             accuracy_by_level_table(runs),
             accuracy_by_n_table(runs),
         ]
@@ -760,7 +764,9 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         closure += grain_tables(runs, "closure")
         out["ClosureBench"] = closure
     if _runs_with(runs, "grit"):
-        grit = [
+        sampled = samples_table(runs, ["grit"])
+        grit = [] if sampled is None else [sampled]
+        grit += [
             grit_task_table(runs),
             grit_naming_table(runs),
             grit_form_table(runs),

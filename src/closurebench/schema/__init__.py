@@ -10,10 +10,13 @@
 * :mod:`~closurebench.schema.training` — :class:`SftRecord`, :class:`GrpoRecord`, the
   files ``closurebench export sft|grpo`` writes;
 * :mod:`~closurebench.schema.memorisation` — :class:`MemorisationProbe`, :class:`Table6`,
-  the files ``closurebench memorisation`` writes.
+  the files ``closurebench memorisation`` writes;
+* :mod:`~closurebench.schema.samples` — :class:`RepeatedSampling`, the ``samples.json`` of
+  ``closurebench eval --samples K`` (pass@k, the mean and its interval, the spread over
+  repeats).
 
-``closurebench schema closure|grit|result|sft|grpo|memorisation|table6`` prints the JSON
-Schemas; every
+``closurebench schema closure|grit|result|sft|grpo|memorisation|table6|samples`` prints the
+JSON Schemas; every
 generated split writes its instance schema beside its manifest.
 """
 
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
         parse_result,
         result_schema,
     )
+    from closurebench.schema.samples import RepeatedSampling, parse_samples, samples_schema
     from closurebench.schema.summary import (
         AgentFigures,
         ProgramFigures,
@@ -114,6 +118,9 @@ _LAZY: dict[str, str] = {
         ("MemorisationProbe", "Table6", "memorisation_schema", "parse_memorisation"),
         "closurebench.schema.memorisation",
     ),
+    **dict.fromkeys(
+        ("RepeatedSampling", "parse_samples", "samples_schema"), "closurebench.schema.samples"
+    ),
 }
 
 
@@ -144,6 +151,7 @@ __all__ = [
     "MemorisationProbe",
     "Outcome",
     "ProgramFigures",
+    "RepeatedSampling",
     "ResultRecord",
     "ResultType",
     "ScoringMode",
@@ -161,14 +169,16 @@ __all__ = [
     "parse_instance",
     "parse_memorisation",
     "parse_result",
+    "parse_samples",
     "parse_training",
     "result_schema",
+    "samples_schema",
     "schema_for",
     "training_schema",
 ]
 
 #: The published schemas, by the name ``closurebench schema NAME`` takes.
-SCHEMAS = ("closure", "grit", "result", "sft", "grpo", "memorisation", "table6")
+SCHEMAS = ("closure", "grit", "result", "sft", "grpo", "memorisation", "table6", "samples")
 
 
 def schema_for(name: str) -> dict[str, Any]:
@@ -197,4 +207,8 @@ def schema_for(name: str) -> dict[str, Any]:
         from closurebench.schema.memorisation import memorisation_schema
 
         return memorisation_schema(name)
+    if name == "samples":
+        from closurebench.schema.samples import samples_schema
+
+        return samples_schema()
     raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")
