@@ -1096,6 +1096,71 @@ generates with vLLM (TRL's `use_vllm`; not with ARPO). TRL has no prompt-length 
 its own: rows longer than `grpo.max_prompt_length` tokens are dropped before training."""
 
 
+_TRAINING_EXPORTS = """\
+## Hugging Face datasets and lm-eval tasks
+
+```
+closurebench export hf DATA.jsonl... --out DIR
+closurebench export lm-eval --out DIR [DATA.jsonl...] [--mode direct|cot]
+```
+
+`export hf` writes a Hugging Face dataset folder (`closurebench.generate.hf`): one
+config per suite (`closure`, `grit`; the first present is the default), one split per
+instance split, as `DIR/<suite>/<split>-00000-of-00001.parquet` (the layout
+`push_to_hub` writes), and a dataset card `DIR/README.md` whose YAML header lists the
+configs, the features, the licence (`cc-by-4.0`) and the task categories, and whose text
+says how every answer is verified and cites both papers.
+`datasets.load_dataset(DIR, "closure")` loads a suite with the explicit
+`datasets.Features` of `closurebench.generate.hf.features(suite)`;
+`closurebench.generate.hf.from_row(row)` rebuilds the typed record, equal to the one
+exported. One column per record field, in the record's order; Arrow needs one type per
+column, so a field whose JSON type varies between records is JSON text in the column
+`<field>_json` (never null; `json.loads` gives the value, `"null"` is null): {json_columns}.
+`anchors` and `aliases` are lists of `{key, value}`; `programs` is a struct whose missing
+program is null; `answer_hints` is null only where a pre-0.2.0 record lacks it; seeds
+are `uint64`. The same records give the same bytes (pyarrow writes no timestamp). To
+publish, upload the folder as it is:
+`huggingface_hub.HfApi().upload_folder(repo_id="ORG/NAME", folder_path="DIR",
+repo_type="dataset")`, or push one config at a time with `datasets`:
+`load_dataset("DIR", "closure").push_to_hub("ORG/NAME", config_name="closure")`.
+
+`export lm-eval` writes a task folder for lm-evaluation-harness
+(`closurebench.evaluate.lm_eval_tasks`): `utils.py`, a shared template, one
+`generate_until` task per category or GRIT task
+(`closurebench_<suite>_<split>_<stratum>`), groups per split, per suite
+(`closurebench_closure`, `closurebench_grit`) and `closurebench`, and the data beside
+them in `DIR/data` (an `export hf` folder, found relative to `utils.py`, so the folder
+can move). Without DATA files it generates ClosureBench `heldout` and GRIT `test` (seed
+0). The hooks call closurebench: the system prompt and the question are the mode's own
+`Mode.messages` (`--mode direct`, default, or `cot`; other modes than direct prefix the
+task names, `closurebench_cot_closure`), and `process_results` scores each reply with
+the mode's scorer, giving `strict` and `lenient` (mean over instances; groups weighted
+by size). Decoding is the harness's: greedy, no stop sequence, {max_tokens} tokens at most.
+Install closurebench where lm-eval runs, then:
+
+```
+lm_eval --model local-chat-completions \\
+    --model_args base_url=http://HOST:PORT/v1/chat/completions,model=M \\
+    --apply_chat_template --tasks closurebench_closure --include_path DIR
+```
+
+With `--apply_chat_template` the model receives exactly the messages `closurebench eval`
+sends (without a chat template lm-eval joins the system prompt and the question into one
+text)."""
+
+
+def _exports_section() -> str:
+    from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
+    from closurebench.generate.hf import COLUMNS
+
+    parts = []
+    for suite, columns in COLUMNS.items():
+        names = ", ".join(f"`{c.name}`" for c in columns if c.kind == "json")
+        parts.append(f"{suite} {names}")
+    text = _TRAINING_EXPORTS.replace("{max_tokens}", f"{DEFAULT_MAX_TOKENS:,}")
+    return text.replace("{json_columns}", "; ".join(parts))
+
+
 def _presets_table() -> list[str]:
     from closurebench.train.recipe import PRESETS
 
@@ -1135,7 +1200,7 @@ def _training_page() -> str:
     body = [_TRAINING_COMMANDS, "", "## SFT targets", ""]
     body += _table(("target", "mode", "suites", "assistant turns"), rows)
     recipes = _TRAINING_RECIPES.replace("{presets}", "\n".join(_presets_table()))
-    body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, "", recipes, ""]
+    body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, "", _exports_section(), "", recipes, ""]
     titles = {
         "sft": "SFT record (`closurebench schema sft`)",
         "grpo": "GRPO record (`closurebench schema grpo`)",

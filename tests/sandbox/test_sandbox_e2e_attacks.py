@@ -217,9 +217,26 @@ def _tree(path: Path) -> dict[str, str]:
     }
 
 
-def _survivors(marker: str) -> list[str]:
-    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
-    return [line for line in ps.stdout.splitlines() if "bootstrap.py" in line or marker in line]
+def _survivors(marker: str, grace_s: float = 5.0) -> list[str]:
+    """Processes of the run still alive ``grace_s`` after it ended.
+
+    A sandbox the harness killed as it exited can take a moment to go on a loaded
+    machine (``--die-with-parent`` is delivered asynchronously); a daemon outlives any
+    grace. So the check polls, and reports what is still there at the end.
+    """
+    deadline = time.monotonic() + grace_s
+    while True:
+        ps = subprocess.run(
+            ["ps", "-eo", "pid,stat,args"], capture_output=True, text=True, check=False
+        )
+        alive = [
+            line
+            for line in ps.stdout.splitlines()
+            if ("bootstrap.py" in line or marker in line) and " Z" not in line[:16]
+        ]
+        if not alive or time.monotonic() >= deadline:
+            return alive
+        time.sleep(0.2)
 
 
 @pytest.fixture(scope="module")

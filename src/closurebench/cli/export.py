@@ -1,4 +1,4 @@
-"""``closurebench export sft|grpo``: training data from a dataset file.
+"""``closurebench export sft|grpo|hf|lm-eval``: training data and portable exports.
 
 ::
 
@@ -7,6 +7,8 @@
         [--ein-card ours|paper] [--no-progress]
     closurebench export grpo DATA.jsonl --out FILE [--mode direct|cot|...]
         [--format jsonl|hf] [--ein-card ours|paper] [--no-progress]
+    closurebench export hf DATA.jsonl... --out DIR
+    closurebench export lm-eval --out DIR [DATA.jsonl...] [--mode direct|cot]
 
 ``sft`` writes one chat per instance: the system and user turns exactly as the target's
 evaluation mode sends them, then the target (:mod:`closurebench.train.export`). ``grpo``
@@ -19,6 +21,16 @@ Hugging Face dataset folder (``datasets.Dataset.save_to_disk``; needs the ``data
 package). A progress bar
 shows on stderr when it is a terminal (``--no-progress`` hides it).
 
+``hf`` writes a Hugging Face dataset folder: typed parquet, one config per suite and one
+split per instance split, and a dataset card (:mod:`closurebench.generate.hf`;
+``datasets.load_dataset(DIR, "closure")`` loads it, every record field round-trips).
+``lm-eval`` writes an lm-evaluation-harness task folder whose hooks prompt and score with
+closurebench's own code, the data beside it (:mod:`closurebench.evaluate.lm_eval_tasks`;
+without DATA files, the default ``heldout`` and ``test`` splits are generated). Both
+need the ``datasets`` package (the ``hf`` / ``lm-eval`` extras); without it they print one
+line naming the extra, exit code 2. An ``--out`` folder holding other files is refused; an
+earlier export of the same kind is replaced whole.
+
 Bad input — a missing file, a results file or an exported file instead of a dataset, a
 target or mode that does not apply to a suite of the file, ``--format hf`` without
 ``datasets`` — prints one line naming the value and the fix and exits with code 2;
@@ -28,19 +40,27 @@ damaged record) exits with code 1, nothing written.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from closurebench.errors import ConfigError, DatasetFileError
 
+if TYPE_CHECKING:
+    from closurebench.evaluate.lm_eval_tasks import LmEvalExport
+    from closurebench.generate.hf import HfExport, SplitFile
+    from closurebench.schema import ClosureInstance, GritInstance
+
 __all__ = ["app"]
 
+T = TypeVar("T")
+
 app = typer.Typer(
-    help="Training data from a dataset file: SFT chats and GRPO prompts.",
+    help="Exports of dataset files: SFT chats, GRPO prompts, Hugging Face datasets, "
+    "lm-evaluation-harness tasks.",
     no_args_is_help=True,
 )
 
@@ -56,7 +76,7 @@ _EIN_CARD_HELP = (
 
 @app.callback()
 def _group() -> None:
-    """Training data from a dataset file: SFT chats and GRPO prompts."""
+    """Exports of dataset files: SFT chats, GRPO prompts, Hugging Face datasets, lm-eval tasks."""
 
 
 @contextmanager
@@ -88,7 +108,7 @@ def _bar(label: str, show: bool) -> Iterator[tuple[Callable[[int], None], Callab
         yield (lambda n: bar.update(job, total=n)), (lambda n: bar.advance(job, n))
 
 
-def _run(job: Callable[[], tuple[Path, int]]) -> tuple[Path, int]:
+def _run(job: Callable[[], T]) -> T:
     """Run an export; bad input becomes one ``error:`` line and exit code 2."""
     try:
         return job()
@@ -197,3 +217,82 @@ def grpo_cmd(
         path, count = _run(job)
     typer.echo(f"wrote {count} grpo records to {path}")
     _say_schema(path, "grpo", fmt)
+
+
+def _load_all(files: Sequence[Path]) -> list[ClosureInstance | GritInstance]:
+    """The typed records of ``files``, in order (each checked to be a dataset file)."""
+    from closurebench.train.export import load_dataset_file
+
+    records: list[ClosureInstance | GritInstance] = []
+    for path in files:
+        records += load_dataset_file(path)
+    return records
+
+
+def _split_counts(splits: Sequence[SplitFile]) -> str:
+    return ", ".join(f"{s.suite} {s.split} {s.rows}" for s in splits)
+
+
+@app.command("hf")
+def hf_cmd(
+    data: Annotated[list[Path], typer.Argument(help="Dataset JSONL files (closure and/or grit).")],
+    out: Annotated[Path, typer.Option("--out", help="The dataset folder to write.")],
+) -> None:
+    """A Hugging Face dataset folder: typed parquet per suite and split, and a dataset card."""
+    from closurebench.generate.hf import require_datasets, write_hf_dataset
+
+    def job() -> HfExport:
+        require_datasets()  # before reading anything
+        return write_hf_dataset(_load_all(data), out)
+
+    done = _run(job)
+    typer.echo(f"wrote {done.rows} records ({_split_counts(done.splits)}) to {done.out}")
+    suites = ", ".join(dict.fromkeys(repr(s.suite) for s in done.splits))
+    typer.echo(f"load with: datasets.load_dataset({str(done.out)!r}, NAME)  (NAME: {suites})")
+
+
+@app.command("lm-eval")
+def lm_eval_cmd(
+    out: Annotated[Path, typer.Option("--out", help="The task folder to write.")],
+    data: Annotated[
+        list[Path] | None,
+        typer.Argument(
+            help="Dataset JSONL files (default: generate ClosureBench heldout and GRIT "
+            "test, seed 0)."
+        ),
+    ] = None,
+    mode: Annotated[
+        str,
+        typer.Option(
+            "--mode",
+            help="The evaluation mode whose prompts and scorer the tasks use: direct "
+            "(default) or cot.",
+        ),
+    ] = "direct",
+) -> None:
+    """lm-evaluation-harness tasks (generate_until) prompted and scored by closurebench."""
+    from closurebench.evaluate.lm_eval_tasks import (
+        LM_EVAL_HINT,
+        default_records,
+        write_lm_eval_tasks,
+    )
+    from closurebench.generate.hf import require_datasets
+
+    def job() -> LmEvalExport:
+        require_datasets(LM_EVAL_HINT)
+        if data:
+            records = _load_all(data)
+        else:
+            typer.echo("no dataset files given: generating the default evaluation splits", err=True)
+            records = default_records(lambda msg: typer.echo(msg, err=True))
+        return write_lm_eval_tasks(records, out, mode=mode)
+
+    done = _run(job)
+    typer.echo(
+        f"wrote {len(done.tasks)} lm-eval tasks in {len(done.groups)} groups "
+        f"({_split_counts(done.data.splits)}) to {done.out}"
+    )
+    typer.echo(
+        f"run with: lm_eval --model local-chat-completions --model_args base_url=URL,model=M "
+        f"--apply_chat_template --tasks {done.groups[0]} --include_path {done.out}"
+    )

@@ -22,13 +22,22 @@
   60 of every other task); ``--layout even`` gives every task 60 (2,880). ``--count K``
   is the total of base graphs, apportioned over the tasks in the layout's proportions.
 
+Both take ``--shard i/N`` (1-based: ``1/4`` .. ``4/4``): write only the ``i``-th of ``N``
+contiguous blocks of the split (ClosureBench: of its planned structures, GRIT: of its base
+graphs), exactly the records the unsharded run writes there, to
+``<stem>.shard-<i>-of-<N>.jsonl`` with its own manifest (the block's counts and sha256,
+the whole split's arguments, and a ``shard`` entry with the range); ``closurebench merge
+SHARDS... --out DIR`` checks them and writes the unsharded run's file and manifest, byte
+for byte (:mod:`closurebench.generate.shard`).
+
 Both show a progress bar on stderr (on a terminal) with the elapsed time; GRIT's also
 names what the current graph is doing (attempt, solving, cross-checking, timeouts so far),
 since one large NP-hard graph can take minutes.
 
-Bad arguments (unknown split or task, bad range) print one line naming the value and the
-valid choices and exit with code 2; a generation failure (e.g. a solver disagreement)
-prints its message and exits with code 1. No tracebacks.
+Bad arguments (unknown split or task, bad range, a ``--shard`` that is not ``i/N`` with
+``1 <= i <= N``, or more shards than the split has units) print one line naming the value
+and the valid choices and exit with code 2; a generation failure (e.g. a solver
+disagreement) prints its message and exits with code 1. No tracebacks.
 """
 
 from __future__ import annotations
@@ -46,10 +55,21 @@ from closurebench.errors import ConfigError
 from closurebench.generate import closure as closure_gen
 from closurebench.generate.grit import LAYOUTS, REGIMES, SPLITS, GritConfig, write_split
 from closurebench.generate.grit import split_file_name as grit_split_file_name
+from closurebench.generate.shard import Shard
 from closurebench.tasks.closure.base import check_wording
 from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
 app = typer.Typer(help="Generate benchmark splits as canonical JSONL.", no_args_is_help=True)
+
+
+def _shard_help(unit: str, stem: str) -> str:
+    """The help of ``--shard`` for a suite whose split is cut into ``unit``."""
+    return (
+        f"Write only shard I of N (1-based: 1/4 .. 4/4), a contiguous block of the split's "
+        f"{unit}, to {stem}.shard-I-of-N.jsonl with its own manifest: exactly the records "
+        "the unsharded run writes there. `closurebench merge` joins all N into the "
+        "unsharded run's file and manifest, byte for byte."
+    )
 
 
 @app.callback()
@@ -124,6 +144,14 @@ def grit_cmd(
         bool,
         typer.Option("--overwrite", help="Replace a split already in --out (refused without it)."),
     ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="I/N",
+            help=_shard_help("base graphs (8 records each)", "grit-<split>"),
+        ),
+    ] = None,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
     task_list = None
@@ -148,13 +176,17 @@ def grit_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    _refuse_existing(out, grit_split_file_name(config), overwrite)
+    part = _parse_shard(shard, config.graphs, "graphs")
+    whole = grit_split_file_name(config)
+    _refuse_existing(out, whole if part is None else part.file_name(whole), overwrite)
+    start, stop = (0, config.graphs) if part is None else part.range(config.graphs)
     path, man, results = _write_with_progress(
-        f"grit {config.split}",
-        config.graphs,
-        lambda advance, status: write_split(config, out, advance, status),
+        f"grit {config.split}" + ("" if part is None else f" shard {part}"),
+        stop - start,
+        lambda advance, status: write_split(config, out, advance, status, part),
     )
-    typer.echo(f"wrote {config.graphs * 8} records from {config.graphs} graphs to {path}")
+    graphs = stop - start
+    typer.echo(f"wrote {graphs * 8} records from {graphs} graphs to {path}")
     timeouts = sum(r.timeouts for r in results)
     if timeouts:
         typer.echo(
@@ -163,6 +195,7 @@ def grit_cmd(
             "(recorded in the manifest; a slower machine may resample differently)"
         )
     typer.echo(f"manifest: {man}")
+    _merge_hint(part, out, whole, (start, stop), "graphs", config.graphs)
 
 
 T = TypeVar("T")
@@ -219,6 +252,37 @@ def _refuse_existing(out: Path, name: str, overwrite: bool) -> None:
             err=True,
         )
         raise typer.Exit(2)
+
+
+def _parse_shard(text: str | None, total: int, unit: str) -> Shard | None:
+    """The ``--shard`` value (``None`` when not given); exit 2 on a bad one.
+
+    ``total`` is how many ``unit`` the split has: a shard count above it is refused (a
+    shard would be empty).
+    """
+    if text is None:
+        return None
+    try:
+        shard = Shard.parse(text)
+        shard.range(total, unit)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    return shard
+
+
+def _merge_hint(
+    shard: Shard | None, out: Path, whole: str, span: tuple[int, int], unit: str, total: int
+) -> None:
+    """After writing a shard: its block, and the command that merges all of them."""
+    if shard is None:
+        return
+    stem = Path(whole).stem
+    typer.echo(
+        f"shard {shard}: {unit} {span[0]}..{span[1] - 1} of {total}; when all {shard.count} "
+        f"are written: closurebench merge {out / f'{stem}.shard-*-of-{shard.count}.jsonl'} "
+        f"--out {out}"
+    )
 
 
 def _split_list(value: str | None) -> tuple[str, ...] | None:
@@ -279,6 +343,14 @@ def closure_cmd(
         bool,
         typer.Option("--overwrite", help="Replace a split already in --out (refused without it)."),
     ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="I/N",
+            help=_shard_help("structures (its instances)", "closure-<split>"),
+        ),
+    ] = None,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest.
 
@@ -311,11 +383,17 @@ def closure_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    _refuse_existing(out, closure_gen.split_file_name(config), overwrite)
+    structures = config.structures()
+    part = _parse_shard(shard, structures, "structures")
+    whole = closure_gen.split_file_name(config)
+    _refuse_existing(out, whole if part is None else part.file_name(whole), overwrite)
+    start, stop = (0, structures) if part is None else part.range(structures)
+    total = (stop - start) * len(config.encodings_per_structure())
     path, man, _ = _write_with_progress(
-        f"closure {config.split}",
-        config.total(),
-        lambda advance, _status: closure_gen.write_split(config, out, advance),
+        f"closure {config.split}" + ("" if part is None else f" shard {part}"),
+        total,
+        lambda advance, _status: closure_gen.write_split(config, out, advance, part),
     )
-    typer.echo(f"wrote {config.total()} records to {path}")
+    typer.echo(f"wrote {total} records to {path}")
     typer.echo(f"manifest: {man}")
+    _merge_hint(part, out, whole, (start, stop), "structures", structures)

@@ -30,8 +30,7 @@ def schema_cmd(
     name: Annotated[
         str,
         typer.Argument(
-            help="Which record: closure, grit, result, sft, grpo, memorisation, table6 or "
-            "samples."
+            help="Which record: closure, grit, result, sft, grpo, memorisation, table6 or samples."
         ),
     ],
     validate: Annotated[

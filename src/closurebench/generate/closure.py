@@ -91,12 +91,13 @@ from typing import Any, Protocol, TypeVar
 from closurebench import __version__
 from closurebench.errors import ConfigError, Resample, SamplingError
 from closurebench.generate.io import write_jsonl
+from closurebench.generate.shard import Shard, shard_entry
 from closurebench.jsonl import canonical_json, clean
 from closurebench.schema import ClosureInstance, ResultType, Suite
 from closurebench.schema.instances import structure_key
 from closurebench.seeding import derive_seed, rng
 from closurebench.structures.closure import ClosureStructure
-from closurebench.surface.closure import ENCODINGS, certify, render_closure
+from closurebench.surface.closure import ENCODINGS, RenderedClosure, certify, render_closure
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import (
     TIMINGS,
@@ -249,6 +250,49 @@ class ClosureConfig:
             raise ConfigError(f"unknown categories {unknown}; valid: {', '.join(CLOSURE_TASKS)}")
         if not self.selected():
             raise ConfigError("no category is left after applying categories and levels")
+
+    def arguments(self) -> dict[str, Any]:
+        """The output-determining arguments the manifest records.
+
+        Not ``workers`` (it does not change the output); ``subset`` only when set and
+        ``conventions`` only when not ``explicit`` (so older manifests and default output
+        keep their bytes).
+
+        Example:
+            >>> args = ClosureConfig(count=3).arguments()
+            >>> args["count"], "workers" in args, "conventions" in args
+            (3, False, False)
+        """
+        return {
+            k: list(v) if isinstance(v, tuple) else v
+            for k, v in asdict(self).items()
+            if k != "workers"
+            and not (k == "subset" and v is None)
+            and not (k == "conventions" and v == "explicit")
+        }
+
+    @classmethod
+    def from_arguments(cls, arguments: Mapping[str, Any]) -> ClosureConfig:
+        """The config whose :meth:`arguments` a manifest recorded (``workers`` 1).
+
+        Raises:
+            ConfigError: an argument is unknown or invalid.
+
+        Example:
+            >>> config = ClosureConfig(split="train", count=9, categories=("reachability",))
+            >>> ClosureConfig.from_arguments(config.arguments()) == config
+            True
+        """
+        kwargs: dict[str, Any] = {
+            k: tuple(v) if isinstance(v, list) else v for k, v in arguments.items()
+        }
+        try:
+            return cls(**kwargs)
+        except TypeError as exc:
+            raise ConfigError(
+                f"the manifest's arguments {sorted(kwargs)} are not a ClosureConfig's ({exc}); "
+                "merge with the closurebench version that wrote them"
+            ) from None
 
     def selected(self) -> list[str]:
         """The categories to generate, in registry order."""
@@ -571,6 +615,55 @@ def generate_instance(
         TIMINGS.reset(token)
 
 
+def _surface(
+    config: ClosureConfig,
+    category: str,
+    index: int,
+    draw: Draw,
+    seen: set[str] | None,
+    encoding: str | None = None,
+) -> tuple[int, RenderedClosure]:
+    """The surface seed and rendering of a kept structure: the first whose question is new.
+
+    Redraw ``r`` uses ``derive_seed(master, "closure", split, "surface", category, index, r)``;
+    a question already in ``seen`` is drawn again (``seen`` is not changed here).
+    """
+    for redraw in range(100):
+        surface = derive_seed(
+            config.seed, "closure", config.split, "surface", category, index, redraw
+        )
+        sg = rng(surface)
+        drawn = config.encodings[int(sg.integers(len(config.encodings)))]
+        rendered = render_closure(
+            draw.structure,
+            g=sg,
+            encoding=encoding or drawn,
+            answer_hints=config.answer_hints,
+            conventions=config.conventions,
+        )
+        if seen is None or rendered.question not in seen:
+            return surface, rendered
+    # 100 colliding surfaces would need a degenerate config
+    raise ConfigError(  # pragma: no cover
+        f"{category} #{index}: 100 surface draws all duplicated a question"
+    )
+
+
+def _replay(
+    config: ClosureConfig,
+    category: str,
+    index: int,
+    draw: Draw,
+    seen: set[str],
+    encoding: str | None = None,
+) -> None:
+    """Add the question the full run asks at a position before a shard to ``seen``.
+
+    Only the rendering: the routes and the reader already ran in the shard that holds it.
+    """
+    seen.add(_surface(config, category, index, draw, seen, encoding)[1].question)
+
+
 def _render_instance(
     config: ClosureConfig,
     category: str,
@@ -589,23 +682,7 @@ def _render_instance(
     s = draw.structure
     verified: Verified = verify(task, s)
     t0 = time.perf_counter()
-    for redraw in range(100):
-        surface = derive_seed(
-            config.seed, "closure", config.split, "surface", category, index, redraw
-        )
-        sg = rng(surface)
-        drawn = config.encodings[int(sg.integers(len(config.encodings)))]
-        rendered = render_closure(
-            s,
-            g=sg,
-            encoding=encoding or drawn,
-            answer_hints=config.answer_hints,
-            conventions=config.conventions,
-        )
-        if seen is None or rendered.question not in seen:
-            break
-    else:  # pragma: no cover - 100 colliding surfaces would need a degenerate config
-        raise ConfigError(f"{category} #{index}: 100 surface draws all duplicated a question")
+    surface, rendered = _surface(config, category, index, draw, seen, encoding)
     t0 = _timed(timings, "render", t0)
     certify(s, rendered)
     _timed(timings, "certify", t0)
@@ -649,6 +726,7 @@ def _render_instance(
 def merge_in_order(
     records: Iterable[R],
     regenerate: Callable[[R, set[str]], R],
+    seen: set[str] | None = None,
 ) -> Iterator[R]:
     """Yield ``records`` in order, regenerating any whose question was seen before.
 
@@ -659,6 +737,8 @@ def merge_in_order(
     Args:
         records: Independently generated records, in plan order.
         regenerate: Makes the record again against the questions seen so far.
+        seen: The questions asked before the first record (a shard's earlier positions;
+            default none); extended in place.
 
     Yields:
         The records of the sequential run.
@@ -669,7 +749,7 @@ def merge_in_order(
         >>> [r.question for r in merge_in_order(recs, lambda r, seen: Q(question="c"))]
         ['a', 'b', 'c']
     """
-    seen: set[str] = set()
+    seen = set() if seen is None else seen
     for record in records:
         if record.question in seen:
             record = regenerate(record, seen)
@@ -692,20 +772,37 @@ def generate_records(
     config: ClosureConfig,
     progress: Callable[[ClosureInstance], None] | None = None,
     timings: dict[str, float] | None = None,
+    shard: Shard | None = None,
 ) -> list[ClosureInstance]:
     """Generate every record of ``config`` in plan order (no duplicate question texts).
 
     With ``timings``, seconds per stage (:data:`STAGES`) are accumulated into it (and
-    the run stays in this process).
+    the run stays in this process). With ``shard``, only the records of its block of the
+    plan (:meth:`~closurebench.generate.shard.Shard.range` of :meth:`ClosureConfig.structures`),
+    exactly those the whole run writes there: the positions before the block are replayed
+    (structure stage and question rendering only), so its questions avoid theirs.
+
+    Example:
+        >>> from closurebench.generate.shard import Shard
+        >>> config = ClosureConfig(count=6, categories=("reachability", "reach_then_count"))
+        >>> whole = generate_records(config)
+        >>> parts = [generate_records(config, shard=Shard(i, 3)) for i in (1, 2, 3)]
+        >>> [r.id for p in parts for r in p] == [r.id for r in whole]
+        True
     """
     plan = config.plan()
+    start, stop = (0, len(plan)) if shard is None else shard.range(len(plan))
     records: list[ClosureInstance] = []
     forced = config.encodings_per_structure()
     if forced != (None,):
         # A subset renders each structure several times; in this process (it is small).
         seen_by: dict[str | None, set[str]] = {e: set() for e in forced}
         structures = StructurePlan(config, timings)
-        for category, index in plan:
+        for category, index in plan[:start]:
+            draw = structures.draw(config.split, category, index)
+            for enc in forced:
+                _replay(config, category, index, draw, seen_by[enc], enc)
+        for category, index in plan[start:stop]:
             draw = structures.draw(config.split, category, index)
             for enc in forced:
                 record = _render_instance(config, category, index, draw, seen_by[enc], timings, enc)
@@ -713,10 +810,12 @@ def generate_records(
                 if progress is not None:
                     progress(record)
         return records
-    if config.workers <= 1 or len(plan) <= 1 or timings is not None:
+    if config.workers <= 1 or stop - start <= 1 or timings is not None:
         seen: set[str] = set()
         structures = StructurePlan(config, timings)
-        for category, index in plan:
+        for category, index in plan[:start]:
+            _replay(config, category, index, structures.draw(config.split, category, index), seen)
+        for category, index in plan[start:stop]:
             record = generate_instance(config, category, index, seen, timings, structures)
             records.append(record)
             if progress is not None:
@@ -728,7 +827,9 @@ def generate_records(
     # only generate; they touch no lock a parent thread (a progress bar) may hold.
     methods = mp.get_all_start_methods()
     ctx = mp.get_context("fork" if "fork" in methods else None)
-    per = Counter(category for category, _ in plan)
+    # Each category's indices run 0, 1, ... in plan order, so its count up to ``stop``
+    # is what its schedule needs.
+    per = Counter(category for category, _ in plan[:stop])
     with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
         # Stage 1, one job per category (its decisions follow index order); stage 2,
         # one job per instance. map() yields in submission order, so the output does
@@ -736,14 +837,21 @@ def generate_records(
         cats = list(per)
         scheduled = pool.map(_schedule_job, [(config, c, per[c]) for c in cats])
         draws = dict(zip(cats, scheduled, strict=True))
-        jobs = [(config, category, index, draws[category][index]) for category, index in plan]
+        asked: set[str] = set()
+        for category, index in plan[:start]:
+            _replay(config, category, index, draws[category][index], asked)
+        jobs = [
+            (config, category, index, draws[category][index])
+            for category, index in plan[start:stop]
+        ]
 
         def again(record: ClosureInstance, seen: set[str]) -> ClosureInstance:
             category, index = record.category, int(record.id.rsplit("-", 1)[1])
             return _render_instance(config, category, index, draws[category][index], seen, None)
 
         chunk = max(1, min(32, len(jobs) // (4 * config.workers)))
-        for record in merge_in_order(pool.map(_instance_job, jobs, chunksize=chunk), again):
+        merged = merge_in_order(pool.map(_instance_job, jobs, chunksize=chunk), again, asked)
+        for record in merged:
             records.append(record)
             if progress is not None:
                 progress(record)
@@ -786,15 +894,7 @@ def manifest(
         "suite": "closure",
         "version": __version__,
         "seed": config.seed,
-        "arguments": {
-            k: list(v) if isinstance(v, tuple) else v
-            for k, v in asdict(config).items()
-            # workers does not change the output; subset only when set and conventions
-            # only when not the default (older manifests, default output unchanged)
-            if k != "workers"
-            and not (k == "subset" and v is None)
-            and not (k == "conventions" and v == "explicit")
-        },
+        "arguments": config.arguments(),
         "files": {file: {"sha256": sha256, "records": len(records)}},
         "records": len(records),
         "counts": {
@@ -824,15 +924,25 @@ def write_split(
     config: ClosureConfig,
     out: str | Path,
     progress: Callable[[ClosureInstance], None] | None = None,
+    shard: Shard | None = None,
 ) -> tuple[Path, Path, list[ClosureInstance]]:
-    """Generate ``config``; write ``out/closure-<split>[-<subset>].jsonl`` and its manifest."""
-    records = generate_records(config, progress)
-    path, man = write_jsonl(
-        out,
-        split_file_name(config),
-        records,
-        lambda sha, name: manifest(config, records, sha, name),
-    )
+    """Generate ``config``; write ``out/closure-<split>[-<subset>].jsonl`` and its manifest.
+
+    With ``shard``, only its block, to ``out/closure-<split>[-<subset>].shard-<i>-of-<N>.jsonl``
+    (:mod:`closurebench.generate.shard`); its manifest is the block's, plus a ``shard``
+    entry (``unit``: structures).
+    """
+    records = generate_records(config, progress, shard=shard)
+    whole = split_file_name(config)
+
+    def make(sha: str, name: str) -> dict[str, Any]:
+        man = manifest(config, records, sha, name)
+        if shard is not None:
+            man["shard"] = shard_entry(shard, config.structures(), "structures", whole)
+        return man
+
+    name = whole if shard is None else shard.file_name(whole)
+    path, man = write_jsonl(out, name, records, make)
     return path, man, records
 
 

@@ -93,7 +93,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -102,6 +102,7 @@ from typing import Any
 from closurebench import __version__
 from closurebench.errors import ConfigError, SamplingError
 from closurebench.generate.io import canonical_json, clean, write_jsonl
+from closurebench.generate.shard import Shard, shard_entry
 from closurebench.schema import GritInstance, Suite
 from closurebench.seeding import derive_seed, rng
 from closurebench.surface.grit import FORMS, NAMINGS, certify, render
@@ -132,6 +133,8 @@ __all__ = [
     "generate_records",
     "manifest",
     "plan",
+    "resample_counts",
+    "shard_jobs",
     "write_split",
 ]
 
@@ -397,6 +400,36 @@ class GritConfig:
         shares = self.spec.task_graphs(self.layout)
         return apportion(self.graphs, {t: shares[t] for t in self.task_names})
 
+    @classmethod
+    def from_arguments(cls, arguments: Mapping[str, Any]) -> GritConfig:
+        """The config whose :meth:`arguments` a manifest recorded (``workers`` 1).
+
+        Raises:
+            ConfigError: an argument is missing, unknown or invalid.
+
+        Example:
+            >>> config = GritConfig(split="train", count=7, n_max=9, density_max=0.25)
+            >>> GritConfig.from_arguments(config.arguments()).arguments() == config.arguments()
+            True
+        """
+        kwargs = dict(arguments)
+        try:
+            lo, hi = kwargs.pop("density")
+            tasks = kwargs.pop("tasks")
+            return cls(
+                **kwargs,
+                tasks=None if tasks is None else tuple(tasks),
+                density_min=lo,
+                density_max=hi,
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, ConfigError):
+                raise
+            raise ConfigError(
+                f"the manifest's arguments {sorted(arguments)} are not a GritConfig's ({exc!r}); "
+                "merge with the closurebench version that wrote them"
+            ) from None
+
     def arguments(self) -> dict[str, Any]:
         """The output-determining arguments recorded in the manifest (not ``workers``)."""
         d = asdict(self)
@@ -598,19 +631,49 @@ def generate_graph(job: GraphJob, status: Callable[[str], None] | None = None) -
     return GraphResult(job.index, typed, timings, inst.attempts, inst.timeouts)
 
 
+def shard_jobs(config: GritConfig, shard: Shard | None = None) -> tuple[list[GraphJob], int]:
+    """The jobs a run (or shard) makes, in graph order, and the index its own graphs start at.
+
+    Without ``shard``: every planned graph, from 0. With it: the graphs before the
+    shard's block (:meth:`~closurebench.generate.shard.Shard.range` of the plan) that share
+    a task and ``n`` with one of its graphs, then the block. A structure key holds the task
+    and the graph, ``n`` included, so only those earlier graphs can repeat one of the block's
+    structures: made in order (and dropped), they give :func:`distinct` what the whole run
+    decides for the block. Sizes grow with the round, so they sit just before the block.
+
+    Example:
+        >>> from closurebench.generate.shard import Shard
+        >>> jobs, start = shard_jobs(GritConfig(split="test", count=24, n_max=12), Shard(2, 2))
+        >>> start, [j.index for j in jobs if j.index < start]
+        (12, [7, 8, 10, 11])
+    """
+    jobs = plan(config)
+    if shard is None:
+        return jobs, 0
+    start, stop = shard.range(len(jobs))
+    groups = {(j.task, j.n) for j in jobs[start:stop]}
+    replay = [j for j in jobs[:start] if (j.task, j.n) in groups]
+    return replay + jobs[start:stop], start
+
+
 def iter_results(
-    config: GritConfig, status: Callable[[str], None] | None = None
+    config: GritConfig,
+    status: Callable[[str], None] | None = None,
+    shard: Shard | None = None,
 ) -> Iterator[GraphResult]:
-    """Yield one :class:`GraphResult` per planned graph, in graph order.
+    """Yield one :class:`GraphResult` per planned graph (of ``shard``'s block), in graph order.
 
     Args:
         config: What to generate.
         status: Live step messages of the current graph (one process only: workers
             report per finished graph).
+        shard: Only this block of the graphs, exactly as the whole run makes them (see
+            :func:`shard_jobs`).
     """
-    jobs = plan(config)
+    jobs, start = shard_jobs(config, shard)
     if config.workers <= 1 or len(jobs) <= 1:
-        yield from distinct(((job, generate_graph(job, status)) for job in jobs), status)
+        made = distinct(((job, generate_graph(job, status)) for job in jobs), status)
+        yield from (res for res in made if res.index >= start)
         return
     if status is not None:
         status(f"{len(jobs)} graphs on {config.workers} worker processes")
@@ -620,7 +683,8 @@ def iter_results(
     with ProcessPoolExecutor(max_workers=config.workers, mp_context=ctx) as pool:
         # map() yields in submission order, so the output does not depend on scheduling.
         results = pool.map(generate_graph, jobs, chunksize=1)
-        yield from distinct(zip(jobs, results, strict=True), status)
+        made = distinct(zip(jobs, results, strict=True), status)
+        yield from (res for res in made if res.index >= start)
 
 
 def distinct(
@@ -659,17 +723,19 @@ def generate_records(
     config: GritConfig,
     progress: Callable[[GraphResult], None] | None = None,
     status: Callable[[str], None] | None = None,
+    shard: Shard | None = None,
 ) -> tuple[list[GritInstance], list[GraphResult]]:
-    """All records of ``config`` in order, and the per-graph results (timings).
+    """All records of ``config`` (or of ``shard``'s block) in order, and the per-graph results.
 
     Args:
         config: What to generate.
         progress: Called after each graph (e.g. to advance a progress bar).
         status: Live step messages of the current graph (see :func:`iter_results`).
+        shard: Only this block of the graphs (see :func:`shard_jobs`).
     """
     records: list[GritInstance] = []
     results: list[GraphResult] = []
-    for res in iter_results(config, status):
+    for res in iter_results(config, status, shard):
         records.extend(res.records)
         results.append(
             GraphResult(res.index, [], res.timings, res.attempts, res.timeouts, res.redraws)
@@ -713,12 +779,28 @@ def density_stats(records: Sequence[GritInstance]) -> dict[str, dict[str, Any]]:
     }
 
 
+def resample_counts(results: Sequence[GraphResult]) -> dict[str, int]:
+    """The manifest's ``resamples`` of per-graph results (sums over graphs: shards add up).
+
+    Example:
+        >>> resample_counts([GraphResult(0, [], attempts=3, timeouts=1, redraws=1)])
+        {'draws': 2, 'timeouts': 1, 'graphs_with_timeouts': 1, 'repeats': 1}
+    """
+    return {
+        "draws": sum(r.attempts - 1 for r in results),
+        "timeouts": sum(r.timeouts for r in results),
+        "graphs_with_timeouts": sum(r.timeouts > 0 for r in results),
+        "repeats": sum(r.redraws for r in results),
+    }
+
+
 def manifest(
     config: GritConfig,
     records: Sequence[GritInstance],
     sha256: str,
     file: str,
     results: Sequence[GraphResult] = (),
+    resamples: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The manifest: counts per task/split/form/naming, checksum, version, seed, arguments.
 
@@ -731,16 +813,11 @@ def manifest(
     passed ``arguments.time_limit``: only these make the file depend on time) and
     ``resamples.repeats`` (graphs redrawn because their structure repeated an earlier
     graph's; the split holds no structure twice). It records ``layout`` and
-    ``task_graphs`` (base graphs per task).
+    ``task_graphs`` (base graphs per task). ``resamples`` (the counts themselves, e.g.
+    the sums of shards' manifests) replaces those of ``results``.
     """
-    resamples = {
-        "draws": sum(r.attempts - 1 for r in results),
-        "timeouts": sum(r.timeouts for r in results),
-        "graphs_with_timeouts": sum(r.timeouts > 0 for r in results),
-        "repeats": sum(r.redraws for r in results),
-    }
     return {
-        "resamples": resamples,
+        "resamples": dict(resamples) if resamples is not None else resample_counts(results),
         "suite": "grit",
         "version": __version__,
         "seed": config.seed,
@@ -786,6 +863,7 @@ def write_split(
     out: str | Path,
     progress: Callable[[GraphResult], None] | None = None,
     status: Callable[[str], None] | None = None,
+    shard: Shard | None = None,
 ) -> tuple[Path, Path, list[GraphResult]]:
     """Generate ``config``; write ``out/grit-<split>.jsonl`` and ``grit-<split>.manifest.json``.
 
@@ -794,15 +872,22 @@ def write_split(
         out: Output directory (created if needed).
         progress: Called after each graph.
         status: Live step messages of the current graph (see :func:`iter_results`).
+        shard: Only this block of the graphs, to ``out/grit-<split>.shard-<i>-of-<N>.jsonl``
+            (:mod:`closurebench.generate.shard`); its manifest is the block's (its
+            ``resamples`` those of its graphs), plus a ``shard`` entry (``unit``: graphs).
 
     Returns:
         The JSONL path, the manifest path and the per-graph results (timings).
     """
-    records, results = generate_records(config, progress, status)
-    path, man_path = write_jsonl(
-        out,
-        split_file_name(config),
-        records,
-        lambda sha, name: manifest(config, records, sha, name, results),
-    )
+    records, results = generate_records(config, progress, status, shard)
+    whole = split_file_name(config)
+
+    def make(sha: str, name: str) -> dict[str, Any]:
+        man = manifest(config, records, sha, name, results)
+        if shard is not None:
+            man["shard"] = shard_entry(shard, config.graphs, "graphs", whole)
+        return man
+
+    name = whole if shard is None else shard.file_name(whole)
+    path, man_path = write_jsonl(out, name, records, make)
     return path, man_path, results

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,7 @@ __all__ = [
     "manifest_name",
     "read_manifest",
     "schema_file_name",
+    "write_dataset",
     "write_jsonl",
     "write_schema",
 ]
@@ -146,6 +148,30 @@ def write_jsonl(
     for suite in sorted({str(r.suite) for r in records}):
         write_schema(out, suite)
     return path, man_path
+
+
+def write_dataset(
+    path: str | Path, data: bytes, manifest: dict[str, Any], suite: str
+) -> tuple[Path, Path]:
+    """Write dataset bytes already in canonical JSONL, their manifest and the schema.
+
+    What :func:`write_jsonl` writes, from the bytes (``merge`` joins shards' bytes this
+    way): ``path`` (atomically), ``<stem>.manifest.json`` and ``suite``'s schema beside it.
+
+    Returns:
+        The dataset path and the manifest path.
+    """
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, p)
+    man_path = p.with_name(manifest_name(p.name))
+    man_path.write_text(
+        json.dumps(manifest, sort_keys=True, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    write_schema(p.parent, suite)
+    return p, man_path
 
 
 def iter_instances(path: str | Path) -> Iterator[AnyInstance]:

@@ -489,10 +489,20 @@ def _sandbox_info(
 def load_runs(paths: Iterable[str | Path]) -> list[Run]:
     """Load several run directories; duplicate labels get the directory name appended.
 
+    A path that names an inspect_ai log (``.eval`` or ``.json``) of a closurebench task
+    gives its runs (one per epoch; :mod:`closurebench.report.inspect_log`).
+
     Raises:
         ReportError: When no path is given or any run fails to load.
     """
-    runs = [load_run(p) for p in paths]
+    from closurebench.report.inspect_log import is_inspect_log, runs_from_inspect_log
+
+    runs: list[Run] = []
+    for path in paths:
+        if Path(path).is_file() and is_inspect_log(Path(path)):
+            runs += runs_from_inspect_log(path)
+        else:
+            runs.append(load_run(path))
     if not runs:
         raise ReportError("no run directory given")
     counts: dict[str, int] = {}

@@ -12,7 +12,7 @@ into a :class:`~closurebench.schema.memorisation.MemorisationProbe`:
   combined), the standard interval for a difference of two independent proportions;
   and the gap on each seed's own set.
 
-:func:`probe_markdown` renders the probe table, :func:`figure2_png` Figure 2 (accuracy
+:func:`probe_markdown` renders the probe table, :func:`figure2` Figure 2 (accuracy
 per checkpoint, one line per set, the Wilson bands shaded; x is the epoch when every
 checkpoint has one, else the step, else the checkpoint's position), and
 :func:`table6` / :func:`table6_markdown` Table 6 from several probes, one per kind of
@@ -31,23 +31,26 @@ Example:
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
 
 from closurebench import __version__
 from closurebench.errors import ConfigError
 from closurebench.evaluate.memorisation import GRIT_REWORD_NOTE, Checkpoint, ProbeSet, SetRun
 from closurebench.evaluate.records import iter_result_records
 from closurebench.report.aggregate import ReportError, wilson_interval
+from closurebench.report.plots import (
+    legend_outside,
+    new_figure,
+    render_png,
+    series_styles,
+    short_labels,
+    thin_tick_labels,
+)
 from closurebench.report.tables import Table
 from closurebench.schema import Outcome
 from closurebench.schema.memorisation import (
@@ -74,6 +77,7 @@ __all__ = [
     "MARKDOWN_FILE",
     "TABLE6_JSON",
     "TABLE6_MARKDOWN",
+    "figure2",
     "figure2_png",
     "gap_interval",
     "interval",
@@ -396,11 +400,20 @@ def _x_axis(probe: MemorisationProbe) -> tuple[list[float], list[str], str]:
     return [float(i) for i in range(len(cs))], labels, "checkpoint"
 
 
-def figure2_png(probe: MemorisationProbe, lenient: bool = False) -> bytes:
-    """Figure 2: accuracy per checkpoint, one line per set, the 95% intervals shaded."""
+def figure2(probe: MemorisationProbe, lenient: bool = False) -> Figure:
+    """Figure 2: accuracy per checkpoint, one line per set, the 95% intervals shaded.
+
+    The legend is right of the axes; x tick labels that would collide (checkpoints
+    close together) are left out, the base model's and the last one kept
+    (:func:`~closurebench.report.plots.thin_tick_labels`); checkpoint labels are
+    shortened in the middle past 32 characters.
+    """
     xs, labels, axis = _x_axis(probe)
-    fig, ax = plt.subplots(figsize=(6.0, 3.8))
+    fig = new_figure(5.4, 3.8)
+    ax = fig.add_subplot()
     markers = {"seen": "o", "fresh": "s", "reworded": "^"}
+    colours = {name: st.colour for name, st in zip(PROBE_SETS, series_styles(3), strict=True)}
+    handles, names = [], []
     for name in PROBE_SETS:
         pts = []
         for x, c in zip(xs, probe.checkpoints, strict=True):
@@ -411,11 +424,10 @@ def figure2_png(probe: MemorisationProbe, lenient: bool = False) -> bytes:
         if not pts:
             continue
         px, py, lo, hi = (list(v) for v in zip(*pts, strict=True))
-        (line,) = ax.plot(px, py, marker=markers[name], ms=4, label=_SET_NAMES[name])
-        ax.fill_between(px, lo, hi, color=line.get_color(), alpha=0.18, linewidth=0)
-    ax.set_xticks(xs, labels if axis == "checkpoint" else [f"{x:g}" for x in xs])
-    if axis == "checkpoint":
-        plt.setp(ax.get_xticklabels(), rotation=20, ha="right")
+        (line,) = ax.plot(px, py, marker=markers[name], ms=4, color=colours[name])
+        ax.fill_between(px, lo, hi, color=colours[name], alpha=0.18, linewidth=0)
+        handles.append(line)
+        names.append(_SET_NAMES[name])
     ax.set_xlabel(
         {"epoch": "epoch (0: base model)", "step": "step (0: base model)"}.get(axis, "checkpoint")
     )
@@ -423,11 +435,20 @@ def figure2_png(probe: MemorisationProbe, lenient: bool = False) -> bytes:
     ax.set_ylim(-2, 105)
     ax.set_title("Memorisation probe: seen vs fresh vs re-worded")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-    plt.close(fig)
-    return buf.getvalue()
+    ax.tick_params(labelsize=8)
+    if handles:
+        legend_outside(fig, handles, names, title="set")
+    if len(xs) > 1:
+        pad = 0.04 * (max(xs) - min(xs))
+        ax.set_xlim(min(xs) - pad, max(xs) + pad)
+    ticks = short_labels(labels, 32) if axis == "checkpoint" else [f"{x:g}" for x in xs]
+    thin_tick_labels(fig, [(ax, xs, ticks)], rotation=30.0 if axis == "checkpoint" else 0.0)
+    return fig
+
+
+def figure2_png(probe: MemorisationProbe, lenient: bool = False) -> bytes:
+    """:func:`figure2` as PNG bytes."""
+    return render_png(figure2(probe, lenient))
 
 
 def _dump(model: MemorisationProbe | Table6) -> str:

@@ -3,15 +3,19 @@
 Usage::
 
     python -m closurebench.report.screenshot REPORT.html OUT.png [--chromium PATH]
-        [--width 1280]
+        [--width 1280] [--check-width]
 
 Chromium's ``--screenshot`` captures the window only, so the page is rendered twice,
 each time with a throw-away profile directory:
 
 1. **measure**: a copy of the page with a one-line script that, once the page has
    loaded (figures included), writes ``document.documentElement.scrollHeight`` into
-   a ``data-cb-height`` attribute, is loaded with ``--dump-dom`` and the height read
-   back from the printed DOM (:func:`measure_command`, :func:`parse_height`);
+   a ``data-cb-height`` attribute (and the page's ``scrollWidth``, the document's
+   ``clientWidth`` and ``window.innerWidth`` into ``data-cb-scroll-width``,
+   ``data-cb-client-width`` and ``data-cb-inner-width``), is loaded with
+   ``--dump-dom`` and the numbers read back from the printed DOM
+   (:func:`measure_command`, :func:`parse_height`, :func:`parse_page_size`;
+   :func:`measure` does both);
 2. **capture**: the page itself, with ``--window-size=WIDTH,HEIGHT`` set to that
    height (:func:`chromium_command`), so the PNG holds the full page. Heights above
    :data:`MAX_HEIGHT` are cut to it; when the height cannot be measured the default
@@ -21,6 +25,10 @@ Both runs use ``--headless --no-sandbox --disable-gpu --disable-background-netwo
 --disable-component-update --disable-sync --no-first-run``. The report is
 self-contained, so no network access is needed (and background networking is off).
 
+A page overflows sideways when its ``scrollWidth`` exceeds the document's
+``clientWidth`` (:attr:`PageSize.overflows`); ``--check-width`` makes the command
+fail (exit 2) when the report does at ``--width``.
+
 Example:
     >>> chromium_command("r.html", "o.png", "/tmp/p")[:3]
     ['/usr/bin/chromium', '--headless', '--no-sandbox']
@@ -28,6 +36,10 @@ Example:
     5120
     >>> parse_height("<html></html>") is None
     True
+    >>> size = parse_page_size('<html data-cb-height="900" data-cb-scroll-width="1500" '
+    ...                        'data-cb-client-width="1400" data-cb-inner-width="1400">')
+    >>> size.height, size.overflows
+    (900, True)
 """
 
 from __future__ import annotations
@@ -37,14 +49,18 @@ import re
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = [
     "CHROMIUM",
     "MAX_HEIGHT",
+    "PageSize",
     "chromium_command",
+    "measure",
     "measure_command",
     "parse_height",
+    "parse_page_size",
     "screenshot",
 ]
 
@@ -63,10 +79,41 @@ _FLAGS = (
     "--no-first-run",
 )
 _PROBE = (
-    "<script>addEventListener('load',function(){document.documentElement.setAttribute("
-    "'data-cb-height',String(Math.ceil(document.documentElement.scrollHeight)))});</script>"
+    "<script>addEventListener('load',function(){var d=document.documentElement;"
+    "d.setAttribute('data-cb-scroll-width',String(Math.ceil(d.scrollWidth)));"
+    "d.setAttribute('data-cb-client-width',String(d.clientWidth));"
+    "d.setAttribute('data-cb-inner-width',String(window.innerWidth));"
+    "d.setAttribute('data-cb-height',String(Math.ceil(d.scrollHeight)))});</script>"
 )
 _HEIGHT = re.compile(r'data-cb-height="(\d+)"')
+_WIDTHS = {
+    key: re.compile(rf'data-cb-{key}-width="(\d+)"') for key in ("scroll", "client", "inner")
+}
+
+
+@dataclass(frozen=True)
+class PageSize:
+    """What the measuring run read off the loaded page (CSS pixels; None: not measured).
+
+    Attributes:
+        height: ``document.documentElement.scrollHeight``.
+        scroll_width: ``document.documentElement.scrollWidth``: the page's full width.
+        client_width: ``document.documentElement.clientWidth``: the visible width
+            (the window less a vertical scroll bar).
+        inner_width: ``window.innerWidth``.
+    """
+
+    height: int | None
+    scroll_width: int | None
+    client_width: int | None
+    inner_width: int | None
+
+    @property
+    def overflows(self) -> bool | None:
+        """Whether the page is wider than its window (None when not measured)."""
+        if self.scroll_width is None or self.client_width is None:
+            return None
+        return self.scroll_width > self.client_width
 
 
 def chromium_command(
@@ -116,6 +163,13 @@ def parse_height(dom: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def parse_page_size(dom: str) -> PageSize:
+    """Height and widths the probe script wrote into the dumped DOM (None where absent)."""
+    found = {key: rx.search(dom) for key, rx in _WIDTHS.items()}
+    widths = {key: int(m.group(1)) if m else None for key, m in found.items()}
+    return PageSize(parse_height(dom), widths["scroll"], widths["client"], widths["inner"])
+
+
 def _with_probe(page: str) -> str:
     """The page with the measuring script before ``</body>`` (or at the end)."""
     at = page.lower().rfind("</body>")
@@ -124,6 +178,37 @@ def _with_probe(page: str) -> str:
 
 def _run(cmd: list[str], timeout_s: float) -> subprocess.CompletedProcess[str]:
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout_s, check=False)
+
+
+def _check_paths(src: Path, chromium: str) -> None:
+    if not src.is_file():
+        raise FileNotFoundError(f"{src}: no such report file")
+    if not Path(chromium).exists():
+        raise FileNotFoundError(f"{chromium}: Chromium not installed")
+
+
+def _measure(src: Path, tmp: Path, chromium: str, timeout_s: float, width: int) -> PageSize:
+    probe = tmp / "probe.html"
+    probe.write_text(_with_probe(src.read_text(encoding="utf-8")), encoding="utf-8")
+    measured = _run(measure_command(probe, tmp / "measure", chromium, width), timeout_s)
+    return parse_page_size(measured.stdout)
+
+
+def measure(
+    html_path: str | Path,
+    chromium: str = CHROMIUM,
+    timeout_s: float = 60.0,
+    width: int = DEFAULT_SIZE[0],
+) -> PageSize:
+    """Load ``html_path`` in headless Chromium at ``width`` and read its size back.
+
+    Raises:
+        FileNotFoundError: The HTML file or the Chromium binary is missing.
+    """
+    src = Path(html_path)
+    _check_paths(src, chromium)
+    with tempfile.TemporaryDirectory(prefix="cb-chromium-") as tmp:
+        return _measure(src, Path(tmp), chromium, timeout_s, width)
 
 
 def screenshot(
@@ -150,17 +235,11 @@ def screenshot(
         RuntimeError: Chromium failed or wrote no PNG.
     """
     src = Path(html_path)
-    if not src.is_file():
-        raise FileNotFoundError(f"{src}: no such report file")
-    if not Path(chromium).exists():
-        raise FileNotFoundError(f"{chromium}: Chromium not installed")
+    _check_paths(src, chromium)
     out = Path(png_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="cb-chromium-") as tmp:
-        probe = Path(tmp) / "probe.html"
-        probe.write_text(_with_probe(src.read_text(encoding="utf-8")), encoding="utf-8")
-        measured = _run(measure_command(probe, Path(tmp) / "measure", chromium, width), timeout_s)
-        height = parse_height(measured.stdout) or DEFAULT_SIZE[1]
+        height = _measure(src, Path(tmp), chromium, timeout_s, width).height or DEFAULT_SIZE[1]
         size = (width, min(max(height, 1), MAX_HEIGHT))
         proc = _run(chromium_command(src, out, Path(tmp) / "shot", chromium, size), timeout_s)
     if proc.returncode != 0 or not out.is_file():
@@ -169,18 +248,36 @@ def screenshot(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry: ``REPORT.html OUT.png [--chromium PATH] [--width W]``."""
+    """Command-line entry: ``REPORT.html OUT.png [--chromium PATH] [--width W] [--check-width]``.
+
+    Exit status 0; 1 when Chromium is missing or fails; 2 with ``--check-width`` when
+    the page is wider than the window (the screenshot is still written).
+    """
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("html")
     parser.add_argument("png")
     parser.add_argument("--chromium", default=CHROMIUM)
     parser.add_argument("--width", type=int, default=DEFAULT_SIZE[0])
+    parser.add_argument(
+        "--check-width", action="store_true", help="exit 2 when the page overflows sideways"
+    )
     args = parser.parse_args(argv)
     try:
         print(screenshot(args.html, args.png, args.chromium, width=args.width))
+        size = measure(args.html, args.chromium, width=args.width) if args.check_width else None
     except (FileNotFoundError, RuntimeError, subprocess.TimeoutExpired) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if size is not None and size.overflows is None:
+        print("error: the page width could not be measured", file=sys.stderr)
+        return 2
+    if size is not None and size.overflows:
+        print(
+            f"error: the page is {size.scroll_width} px wide in a {size.client_width} px "
+            f"window (width {args.width})",
+            file=sys.stderr,
+        )
+        return 2
     return 0
 
 

@@ -1,0 +1,161 @@
+"""closurebench inside inspect_ai: tasks through the entry point, our scorer, logs in the report.
+
+Over a loopback OpenAI-compatible server (inspect's ``openai-api`` provider, real HTTP),
+the same scripted replies go through ``inspect eval closurebench/...`` and through
+``closurebench eval``: every sample's outcome, strict and lenient verdict must equal the
+harness's result for that id, the metrics must equal a count of them, and
+``closurebench report`` must read the inspect log into the same numbers. Skipped without
+the ``inspect`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("inspect_ai")
+
+from fake_openai_server import FakeOpenAIServer, Reply
+from inspect_ai import eval as inspect_eval
+from typer.testing import CliRunner
+
+import closurebench
+from conftest import EVAL_APP
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAIServer]:
+    """One server for the module: inspect keeps its model client (and base URL) per name."""
+    with pytest.MonkeyPatch.context() as mp, FakeOpenAIServer() as fake:
+        mp.setenv("FAKE_BASE_URL", fake.base_url)
+        mp.setenv("FAKE_API_KEY", "k")
+        yield fake
+
+
+def _replies(records: list[Any]) -> Any:
+    """Right for every other question (by position), a wrong-typed answer otherwise."""
+    verdict = {r.question: i % 2 == 0 for i, r in enumerate(records)}
+    answer = {r.question: r.answer for r in records}
+
+    def reply(body: dict[str, Any]) -> Reply:
+        q = body["messages"][-1]["content"]
+        value = answer.get(q) if verdict.get(q, False) else "no idea"
+        return Reply(json.dumps({"answer": value}))
+
+    return reply
+
+
+def _harness(data: Path, out: Path, base_url: str, mode: str = "direct") -> dict[str, Any]:
+    args = [str(data), "--model", "m", "--base-url", base_url, "--out", str(out)]
+    res = CliRunner().invoke(EVAL_APP, [*args, "--mode", mode, "--no-progress"])
+    assert res.exit_code == 0, res.output
+    lines = (out / "results.jsonl").read_text().splitlines()
+    return {r["id"]: r for r in map(json.loads, lines)}
+
+
+def test_closure_task_scores_as_the_harness_does(
+    server: FakeOpenAIServer, data: Any, tmp_path: Path
+) -> None:
+    records = data[1][:12]
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    server.script(default=_replies(records))
+    server.requests.clear()
+    (log,) = inspect_eval(
+        "closurebench/closure",
+        task_args={"data": str(small)},
+        model="openai-api/fake/m",
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        max_retries=0,
+        timeout=60,
+    )
+    assert log.status == "success", log.error
+    bodies = list(server.chat_requests)
+    assert len(bodies) == 12 and all(b.body["temperature"] == 0 for b in bodies)
+    ours = _harness(small, tmp_path / "run", server.base_url)
+    assert log.samples is not None
+    for sample in log.samples:
+        score = sample.scores["closurebench_scorer"]
+        mine = ours[str(sample.id)]
+        assert score.metadata["outcome"] == mine["outcome"]
+        assert score.value == {"strict": float(mine["strict"]), "lenient": float(mine["lenient"])}
+    strict = next(s for s in log.results.scores if s.name == "strict")
+    hand = sum(r["strict"] for r in ours.values()) / len(ours)
+    assert strict.metrics["accuracy"].value == pytest.approx(hand)
+    levels = {r.level for r in records}
+    assert {f"closurebench/by_level_{lv}" for lv in levels} <= set(strict.metrics)
+    outcome_keys = [k for k in strict.metrics if k.startswith("closurebench/outcomes_")]
+    assert sum(strict.metrics[k].value for k in outcome_keys) == pytest.approx(1.0)
+
+    # The report reads the inspect log into the same records as the harness's run.
+    from closurebench.report import build_report
+    from closurebench.report.aggregate import load_runs
+
+    log_file = Path(log.location)
+    (run,) = load_runs([log_file])
+    by_id = {r["id"]: r for r in run.records}
+    assert set(by_id) == set(ours)
+    assert all(by_id[i]["strict"] == ours[i]["strict"] for i in ours)
+    assert all(by_id[i]["category"] == ours[i]["category"] for i in ours)
+    md, _ = build_report([log_file, tmp_path / "run"], tmp_path / "report")
+    table = md.read_text()
+    assert "ClosureBench: accuracy by level" in table and "fake/m" in table
+
+
+def test_grit_agent_task_and_epochs_give_a_pass_at_k_report(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    ds = closurebench.create_dataset("grit:bfs", seed=2, size=4)
+    records = [ds.record(i) for i in range(len(ds))]
+    small = tmp_path / "grit.jsonl"
+    small.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    server.script(default=lambda body: Reply("<answer>none</answer>"))
+    server.requests.clear()
+    (log,) = inspect_eval(
+        "closurebench/grit",
+        task_args={"data": str(small), "mode": "agent"},
+        model="openai-api/fake/m",
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        epochs=2,
+        max_retries=0,
+        timeout=60,
+    )
+    assert log.status == "success", log.error
+    ours = _harness(small, tmp_path / "run", server.base_url, mode="agent")
+    assert log.samples is not None and len(log.samples) == 8
+    for sample in log.samples:
+        score = sample.scores["closurebench_scorer"]
+        assert score.metadata["outcome"] == ours[str(sample.id)]["outcome"]
+        assert score.metadata["mode"] == "agent"
+    from closurebench.report.aggregate import load_runs
+    from closurebench.report.samples import repeated_sampling
+
+    runs = load_runs([Path(log.location)])
+    assert [r.sample for r in runs] == [1, 2]
+    (group,) = repeated_sampling(runs).groups
+    assert group.samples == 2 and group.instances == 4
+
+
+def test_a_program_mode_without_a_wall_is_refused(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "CLOSUREBENCH_SANDBOX_ISOLATION"}
+    env["PATH"] = str(empty)  # no bwrap on this PATH: no wall
+    code = (
+        "from closurebench.evaluate.inspect_tasks import closure\n"
+        "closure(size=2, mode='program-python', sandbox='bwrap')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode != 0 and "bubblewrap" in done.stderr, done.stderr
