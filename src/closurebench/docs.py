@@ -1149,6 +1149,52 @@ sends (without a chat template lm-eval joins the system prompt and the question 
 text)."""
 
 
+_TRAINING_RLENV = """\
+## RL environments: OpenEnv server and verifiers
+
+```
+closurebench serve-env [--host 127.0.0.1] [--port 8000] [--suite grit|closure] [--split train]
+    [--seed S] [--size N] [--task T] [--mode direct|cot|agent] [--max-calls 6]
+    [--max-tokens 12000] [--max-result-chars 8000] [--max-episodes 256] [--episode-ttl 3600]
+```
+
+Remote RL stacks train on closurebench without importing it. `serve-env`
+(`closurebench.train.openenv_server`; standard library and pydantic, no extra) speaks
+OpenEnv's HTTP shapes: `POST /reset` (`{"seed"?, "index"?, "task"?, "mode"?,
+"episode_id"?}`) gives `{"observation": {"episode_id", "messages", "metadata"}, "reward":
+null, "done": false}`, the messages being the mode's own system and user turns;
+`POST /step` (`{"episode_id", "action": {"message": TURN}}`) answers a `<graph>` call with
+the graph tool's `<result>…</result>` (`observation.text`, exactly what the `agent` mode
+sends back), and ends the episode at any other turn, in `direct` / `cot` at the first
+turn, or at a limit (model turns; the token budget, estimated as 4 characters a token;
+turns longer than the budget are refused), with `reward` the gated reward
+(`closurebench.train.rewards.GatedReward` in the episode's mode, strict protocol) and
+`observation.metadata.breakdown` its parts (`valid`, `correct`, `s_inv`, `outcome`,
+`reason`, `end`). `GET /state[?episode_id=ID]`, `GET /health`, `GET /schema`,
+`GET /metadata`. Every body is validated by a strict pydantic model: unknown fields,
+wrong types, bodies over 1 MiB, bad JSON get a 4xx with `{"detail", "errors"}` naming
+the field, never a 500. Episodes live in memory, at most `--max-episodes`, none older than
+`--episode-ttl` seconds. The graph tool runs in-process (closurebench's own code on
+parsed JSON, within its size and time limits); program modes are not offered, since
+their reward would run model-written programs (train them in-process with
+`ProgramReward`, which runs them only in the sandbox). It binds loopback by default and
+has no authentication.
+
+`closurebench.train.verifiers_env.load_environment(suite="grit", mode="agent",
+split="train", seed=0, size=64, task=None, ...)` (also `vf.load_environment(
+"closurebench.train.verifiers_env", ...)`) is the same for `verifiers`
+(`verifiers>=0.1.14,<0.2`, the classic API; 0.4 is the `verifiers.v1` rewrite and needs
+`openai<3`, which closurebench excludes): a `SingleTurnEnv` for `direct` / `cot`, and
+for `agent` a `MultiTurnEnv` whose `env_response` runs the graph tool on the model's
+`<graph>` block, stopping at the first turn that is no tool call, after `max_calls`
+turns or `max_tokens` completion tokens (stop sequences `</graph>`, `</answer>`). Rows:
+`prompt`, `answer`, `info.ground_truth`. Its rubric is `closurebench_gated` (weight 1)
+with the metrics `closurebench_format`, `closurebench_answer`, `closurebench_s_inv`, all
+from one `GatedReward.parts` call per rollout. Tests (`tests/rlenv`) drive both with
+scripted turns and check each reward equals `closurebench.train.rewards` on the same
+completion."""
+
+
 def _exports_section() -> str:
     from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
     from closurebench.generate.hf import COLUMNS
@@ -1201,6 +1247,7 @@ def _training_page() -> str:
     body += _table(("target", "mode", "suites", "assistant turns"), rows)
     recipes = _TRAINING_RECIPES.replace("{presets}", "\n".join(_presets_table()))
     body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, "", _exports_section(), "", recipes, ""]
+    body += [_TRAINING_RLENV, ""]
     titles = {
         "sft": "SFT record (`closurebench schema sft`)",
         "grpo": "GRPO record (`closurebench schema grpo`)",

@@ -22,6 +22,8 @@ Steps:
     * :class:`Malformed` - status 200 with a body that is not a completion.
     * :class:`Slow` - sleep, then send another step (for client timeouts).
     * :class:`Status` - an HTTP error (500, 429 with ``Retry-After``, 401, 404, ...).
+    * :class:`Die` - the server dies: this request gets no reply, open connections are
+      reset and new ones refused (:meth:`FakeOpenAIServer.kill`), like a crashed vLLM.
     * a callable ``(request_json) -> step`` - computed per request.
 
 Failure scenarios (issue 10's tests, ``test_eval_reliability.py``):
@@ -45,7 +47,9 @@ with a ``temperature`` other than 1 the matching ``unsupported_value`` error, on
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import sys
 import threading
 import time
@@ -56,6 +60,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
 
 __all__ = [
+    "Die",
     "FakeOpenAIServer",
     "Malformed",
     "RecordedRequest",
@@ -134,7 +139,12 @@ class Status:
     retry_after: float | None = None
 
 
-Step: TypeAlias = "str | Reply | Malformed | Slow | Status | Callable[[dict[str, Any]], Step]"
+@dataclass(frozen=True)
+class Die:
+    """The server dies on this request (see :meth:`FakeOpenAIServer.kill`)."""
+
+
+Step: TypeAlias = "str | Reply | Malformed | Slow | Status | Die | Callable[[dict[str, Any]], Step]"
 
 _DEFAULT_MESSAGES = {
     400: "bad request",
@@ -207,7 +217,11 @@ class FakeOpenAIServer:
         self._default: Step = Reply()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd: ThreadingHTTPServer | None = None
+        self._killed = threading.Event()
+        self._dying = False
+        self._answers = threading.Condition()
+        self._answering = 0
+        self._httpd: _QuietServer | None = None
         self._thread: threading.Thread | None = None
 
     # -- scripting ---------------------------------------------------------------
@@ -236,11 +250,39 @@ class FakeOpenAIServer:
             return [r for r in self.requests if r.path.endswith("/chat/completions")]
 
     def _next_step(self, body: dict[str, Any]) -> Step:
+        """The step of one request; after a :class:`Die`, a ``Die`` for every request.
+
+        Every other step is counted as being answered until :meth:`_answered`, so that a
+        ``Die`` kills the server only once the replies of the steps taken before it are
+        sent: a server with the steps ``a, b, Die()`` answers exactly two requests.
+        """
         with self._lock:
+            if self._dying:
+                return Die()
             step = self._steps.popleft() if self._steps else self._default
-        while callable(step):
-            step = step(body)
+        with self._answers:
+            self._answering += 1
+        try:
+            while callable(step):
+                step = step(body)
+        finally:
+            if isinstance(step, Die) or callable(step):
+                self._answered()
+        if isinstance(step, Die):
+            with self._lock:
+                self._dying = True
         return step
+
+    def _answered(self) -> None:
+        with self._answers:
+            self._answering -= 1
+            self._answers.notify_all()
+
+    def _die(self) -> None:
+        """Kill the server once the replies of the steps taken before the death are sent."""
+        with self._answers:
+            self._answers.wait_for(lambda: self._answering == 0, timeout=10)
+        self.kill()
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -273,6 +315,8 @@ class FakeOpenAIServer:
             fake = server
 
         self._stopping.clear()
+        self._killed.clear()
+        self._dying = False
         self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
@@ -280,6 +324,28 @@ class FakeOpenAIServer:
         )
         self._thread.start()
         return self
+
+    @property
+    def killed(self) -> bool:
+        """Whether :meth:`kill` (or a :class:`Die` step) has killed the server."""
+        return self._killed.is_set()
+
+    def kill(self) -> None:
+        """Die like a crashed server: stop listening, reset every open connection.
+
+        Requests in flight get no reply (their connection is shut), new connections are
+        refused (nothing listens on the port). Safe to call from a request handler (a
+        :class:`Die` step) and before :meth:`stop`.
+        """
+        with self._lock:
+            self._dying = True
+        self._killed.set()
+        self._stopping.set()
+        if self._httpd is None:
+            return
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._httpd.reset_connections()
 
     def stop(self) -> None:
         """Stop serving; slow steps in flight are cut short."""
@@ -309,18 +375,36 @@ class _QuietServer(ThreadingHTTPServer):
     connections_done = 0
     _done_lock = threading.Lock()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._open: set[socket.socket] = set()
+        self.reset = False
+
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         """Handle one connection, then count it."""
+        with self._done_lock:
+            self._open.add(request)
         try:
             super().process_request_thread(request, client_address)
         finally:
             with self._done_lock:
                 self.connections_done += 1
+                self._open.discard(request)
+
+    def reset_connections(self) -> None:
+        """Shut every open connection (a killed server's clients see it drop)."""
+        with self._done_lock:
+            self.reset = True
+            open_now = list(self._open)
+        for sock in open_now:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Ignore a client that reset or closed the connection; report anything else."""
-        if isinstance(sys.exc_info()[1], ConnectionError):
-            return  # the client gave up (timeout) or reset an idle keep-alive connection
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError) or (self.reset and isinstance(exc, OSError)):
+            return  # the client gave up (timeout), reset an idle connection, or was killed
         super().handle_error(request, client_address)
 
 
@@ -418,9 +502,19 @@ class _Handler(BaseHTTPRequestHandler):
                 self.fake.errors.append(exc)
             self._error(500, f"fake server: scripted step raised {type(exc).__name__}: {exc}")
             return
-        self._answer(step, body)
+        if isinstance(step, Die):
+            self._answer(step, body)
+            return
+        try:
+            self._answer(step, body)
+        finally:
+            self.fake._answered()
 
     def _answer(self, step: Step, body: dict[str, Any]) -> None:
+        if isinstance(step, Die):
+            self.close_connection = True
+            self.fake._die()  # this connection is shut too: no reply
+            return
         if isinstance(step, Slow):
             if self.fake._stopping.wait(step.seconds):
                 self.close_connection = True

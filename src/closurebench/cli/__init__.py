@@ -76,6 +76,7 @@ COMMANDS: dict[str, str] = {
     "export": "closurebench.cli.export:app",
     "memorisation": "closurebench.cli.memorisation:memorisation_cmd",
     "train": "closurebench.cli.train:app",
+    "serve-env": "closurebench.cli.serve_env:serve_env_cmd",
 }
 
 #: A closurebench error: bad input, configuration, dataset or generation failure.

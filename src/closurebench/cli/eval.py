@@ -3,7 +3,7 @@
 ::
 
     closurebench eval DATA.jsonl --model NAME --mode direct|cot --out RUN_DIR
-        [--provider openai|transformers|scripted] [--base-url URL] [--api-key-env VAR]
+        [--provider openai|transformers|scripted] [--base-url URL]... [--api-key-env VAR]
         [--device cuda:0]
         [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4]
         [--temperature 0|server] [--max-tokens 2048 | --max-completion-tokens N]
@@ -75,6 +75,16 @@ beside the usual tables. Samples differ only through sampling: pass a ``--temper
 above 0 (at 0 they repeat greedy decoding), and ``--request-seed S`` to make them
 reproducible where the server honours a seed (sample k sends seed ``S + k - 1``).
 
+Several servers (``--base-url`` repeated, ``--provider openai``): each request goes to
+the server with the fewest in flight (ties in turn); one that fails (no connection, 5xx,
+timeouts: three in a row) is marked down for a cool-down, said in one line on stderr,
+and its requests go to the others at once; one that refuses the run (401/403/404: the
+model is not served there) is set aside for the run. The run stops only when every
+server is down (as with one dead server: exit 3), or every one refused (fatal). Results,
+cache and ``run.json`` do not name the servers (a resume may use others);
+``summary.json`` counts each under ``endpoints``
+(:mod:`closurebench.evaluate.providers.endpoints`).
+
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
 its reply. ``--provider`` choices and their help come from the provider table
@@ -121,6 +131,18 @@ def _split(value: str | None) -> list[str] | None:
         return None
     items = [v.strip() for v in value.split(",") if v.strip()]
     return items or None
+
+
+def _urls(values: list[str] | None) -> str | tuple[str, ...] | None:
+    """``--base-url``, given once or more (several: a tuple, spread by a router).
+
+    Example:
+        >>> _urls(None), _urls(["http://a/v1"]), _urls(["http://a/v1", "http://b/v1"])
+        (None, 'http://a/v1', ('http://a/v1', 'http://b/v1'))
+    """
+    if not values:
+        return None
+    return values[0] if len(values) == 1 else tuple(values)
 
 
 #: ``--temperature`` values that send no temperature (the server's default applies).
@@ -203,7 +225,15 @@ def eval_cmd(
         ),
     ] = None,
     base_url: Annotated[
-        str | None, typer.Option("--base-url", help="API root, e.g. http://127.0.0.1:8000/v1.")
+        list[str] | None,
+        typer.Option(
+            "--base-url",
+            metavar="<url>",
+            help="API root, e.g. http://127.0.0.1:8000/v1. Repeat it to spread the requests "
+            "over several servers of the same model (least in flight first; a server that "
+            "fails is marked down, said on stderr, and its requests go to the others; "
+            "summary.json counts each under endpoints).",
+        ),
     ] = None,
     api_key_env: Annotated[
         str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
@@ -564,7 +594,7 @@ def eval_cmd(
         provider_options = ProviderOptions(
             model=model_name,
             timeout_s=timeout,
-            base_url=base_url,
+            base_url=_urls(base_url),
             api_key_env=api_key_env,
             device=device,
             script=script,

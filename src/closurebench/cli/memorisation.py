@@ -5,7 +5,7 @@
     closurebench memorisation --model M --seen TRAIN.jsonl --out DIR
         [--checkpoints CKPT_DIR]... [--seeds 42,137,256] [--fresh-count N]
         [--provider openai|transformers|scripted] [--mode direct|cot|program-ein|...]
-        [--base-url URL] [--api-key-env VAR] [--device cuda:0] [--script FILE]
+        [--base-url URL]... [--api-key-env VAR] [--device cuda:0] [--script FILE]
         [--concurrency 8] [--timeout 120] [--retries 4] [--temperature 0]
         [--max-tokens N | --max-completion-tokens N] [--sandbox bwrap | --unsafe-no-sandbox]
         [--ein-card ours|paper] [--no-progress]
@@ -122,7 +122,13 @@ def memorisation_cmd(
     ] = "direct",
     provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
     base_url: Annotated[
-        str | None, typer.Option("--base-url", help="API root, e.g. http://127.0.0.1:8000/v1.")
+        list[str] | None,
+        typer.Option(
+            "--base-url",
+            metavar="<url>",
+            help="API root, e.g. http://127.0.0.1:8000/v1; repeat it to spread the requests "
+            "over several servers (as closurebench eval does).",
+        ),
     ] = None,
     api_key_env: Annotated[
         str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
@@ -200,7 +206,9 @@ def memorisation_cmd(
         out=out,
         provider_kwargs={
             "timeout_s": timeout,
-            "base_url": base_url,
+            "base_url": (base_url[0] if len(base_url) == 1 else tuple(base_url))
+            if base_url
+            else None,
             "api_key_env": api_key_env,
             "device": device,
             "script": script,
@@ -334,7 +342,10 @@ def _probe(
     )
     options.check()
     first_mode, make_mode = _mode_factory(mode, sandbox, unsafe_no_sandbox, ein_card)
-    check_provider_options(provider, ProviderOptions(model=model))
+    check_provider_options(
+        provider,
+        ProviderOptions(model=model, base_url=provider_kwargs["base_url"]),  # type: ignore[arg-type]
+    )
     models = resolve_checkpoints(model, checkpoints, local=provider == "transformers")
 
     def say(line: str) -> None:

@@ -126,6 +126,12 @@ class Requester:
         self._refused: set[str] = set()
         # A provider that bounds the time itself (a local model) is not cut off from outside.
         self.self_timed = bool(getattr(provider, "enforces_timeout", False))
+        # A provider over several servers (several --base-url: an EndpointRouter) says
+        # through the run's notice when one goes down, and reports each server in
+        # summary.json (``endpoints``, through ``stats.run_info``).
+        bind_run = getattr(provider, "bind_run", None)
+        if callable(bind_run):
+            bind_run(stats, notice)
 
     async def __call__(
         self,

@@ -17,10 +17,24 @@ Example:
     ... except ConfigError as exc:
     ...     print(str(exc).split(";")[0])
     --workers is supported for --provider openai, not 'scripted'
+
+Several ``--base-url`` (``ProviderOptions.base_url`` a tuple) build one provider per
+endpoint behind an :class:`~closurebench.evaluate.providers.endpoints.EndpointRouter`
+(least in flight first; a failing endpoint is set aside and its requests go to the
+others), for the providers that talk to a server (``needs_base_url``); the others
+refuse more than one:
+
+    >>> try:
+    ...     check_provider_options("scripted", ProviderOptions(model="m",
+    ...                            base_url=("http://a/v1", "http://b/v1")))
+    ... except ConfigError as exc:
+    ...     print(str(exc).split(";")[0])
+    --base-url is given 2 times, but --provider scripted talks to no server
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from closurebench.errors import ConfigError
@@ -61,7 +75,7 @@ _PKG = "closurebench.evaluate.providers"
 
 def _openai_arguments(o: ProviderOptions) -> dict[str, Any]:
     return {
-        "base_url": o.base_url or "https://api.openai.com/v1",
+        "base_url": o.base_urls[0] if o.base_urls else "https://api.openai.com/v1",
         "api_key_env": o.api_key_env,
         "timeout_s": o.timeout_s,
     }
@@ -154,8 +168,9 @@ def check_provider_options(name: str, options: ProviderOptions) -> ProviderSpec:
         The provider's spec.
 
     Raises:
-        ConfigError: for an unknown provider, or ``--workers`` with one that does not
-            support it.
+        ConfigError: for an unknown provider, ``--workers`` with one that does not
+            support it, several ``--base-url`` with one that talks to no server, or a
+            ``--base-url`` given twice.
     """
     spec = provider_spec(name)
     if options.workers and not spec.supports_workers:
@@ -163,6 +178,20 @@ def check_provider_options(name: str, options: ProviderOptions) -> ProviderSpec:
         raise ConfigError(
             f"--workers is supported for --provider {poolable}, not {name!r}; drop --workers"
         )
+    urls = options.base_urls
+    if len(urls) > 1:
+        if not spec.needs_base_url:
+            servers = ", ".join(sorted(n for n, s in PROVIDERS.items() if s.needs_base_url))
+            raise ConfigError(
+                f"--base-url is given {len(urls)} times, but --provider {name} talks to no "
+                f"server; several --base-url spread requests for --provider {servers} only: "
+                "drop them"
+            )
+        seen: set[str] = set()
+        for url in urls:
+            if url.rstrip("/") in seen:
+                raise ConfigError(f"--base-url {url} is given twice; give each server once")
+            seen.add(url.rstrip("/"))
     return spec
 
 
@@ -170,19 +199,56 @@ def build_provider(name: str, options: ProviderOptions) -> Provider:
     """The provider ``name`` configured from the CLI ``options``.
 
     With ``options.workers`` its requests run in that many worker processes
-    (:class:`~closurebench.evaluate.providers.pool.ProcessPoolProvider`).
+    (:class:`~closurebench.evaluate.providers.pool.ProcessPoolProvider`). With several
+    ``--base-url``, one provider per endpoint (each with its own worker processes)
+    behind an :class:`~closurebench.evaluate.providers.endpoints.EndpointRouter`; an
+    endpoint unreachable now starts marked down (one line on stderr).
 
     Raises:
         ConfigError: for an unknown provider or options it cannot use.
         ProviderError: when the provider cannot be set up (missing key or extra) or its
-            server is unreachable.
+            server (every server, with several) is unreachable.
     """
     spec = check_provider_options(name, options)
+    if spec.needs_base_url and len(options.base_urls) > 1:
+        return _endpoint_router(name, spec, options)
     kwargs = spec.arguments(options)
     if spec.needs_base_url:
         check_reachable(str(kwargs["base_url"]))
-    if options.workers:
+    return _one_provider(name, spec, kwargs, options.workers)
+
+
+def _one_provider(name: str, spec: ProviderSpec, kwargs: dict[str, Any], workers: int) -> Provider:
+    if workers:
         from closurebench.evaluate.providers.pool import ProcessPoolProvider
 
-        return ProcessPoolProvider(name, kwargs, workers=options.workers)
+        return ProcessPoolProvider(name, kwargs, workers=workers)
     return spec.make(**kwargs)
+
+
+def _endpoint_router(name: str, spec: ProviderSpec, options: ProviderOptions) -> Provider:
+    """One provider per ``--base-url`` behind a router; unreachable ones start down."""
+    from closurebench.evaluate.providers.endpoints import EndpointRouter
+
+    every = [spec.arguments(replace(options, base_url=url)) for url in options.base_urls]
+    urls = [str(kwargs["base_url"]) for kwargs in every]
+    unreachable: dict[int, ProviderError] = {}
+    for i, url in enumerate(urls):
+        try:
+            check_reachable(url)
+        except ProviderError as exc:
+            unreachable[i] = exc
+    if len(unreachable) == len(urls):
+        raise ProviderError(
+            f"cannot reach any of the {len(urls)} servers ("
+            + "; ".join(str(exc).split(";")[0] for exc in unreachable.values())
+            + "); are they running? check --base-url",
+            retryable=False,
+            fatal=True,
+        )
+    router = EndpointRouter(
+        [_one_provider(name, spec, kwargs, options.workers) for kwargs in every], urls
+    )
+    for i, refused in unreachable.items():
+        router.mark_down(i, str(refused).split(";")[0] + " at the start")
+    return router

@@ -464,20 +464,36 @@ class ProviderOptions:
     Attributes:
         model: ``--model`` (a served model name, or a Hub id / directory for a local model).
         timeout_s: ``--timeout``.
-        base_url: ``--base-url`` (None: the provider's default).
+        base_url: ``--base-url`` (None: the provider's default); a tuple of several
+            when it is repeated (the requests are spread over them:
+            :class:`~closurebench.evaluate.providers.endpoints.EndpointRouter`).
         api_key_env: ``--api-key-env``.
         device: ``--device``.
         script: ``--script``.
-        workers: ``--workers`` (0: requests in this process).
+        workers: ``--workers`` (0: requests in this process; with several
+            ``--base-url``, the processes of each endpoint).
+
+    Example:
+        >>> ProviderOptions(model="m", base_url=("http://a/v1", "http://b/v1")).base_urls
+        ('http://a/v1', 'http://b/v1')
+        >>> ProviderOptions(model="m").base_urls
+        ()
     """
 
     model: str
     timeout_s: float = 120.0
-    base_url: str | None = None
+    base_url: str | tuple[str, ...] | None = None
     api_key_env: str = "OPENAI_API_KEY"
     device: str | None = None
     script: Path | None = None
     workers: int = 0
+
+    @property
+    def base_urls(self) -> tuple[str, ...]:
+        """Every ``--base-url`` given, in order (empty: none)."""
+        if self.base_url is None:
+            return ()
+        return (self.base_url,) if isinstance(self.base_url, str) else tuple(self.base_url)
 
 
 def _no_arguments(options: ProviderOptions) -> dict[str, Any]:
@@ -497,7 +513,10 @@ class ProviderSpec:
             them, raising :class:`~closurebench.errors.ConfigError`).
         uses: The CLI options the provider reads (shown in the help).
         needs_base_url: The provider talks to a server at ``arguments(...)["base_url"]``;
-            the CLI checks that something listens there before the run.
+            the CLI checks that something listens there before the run. Such a
+            provider may be given several ``--base-url`` (one provider per endpoint,
+            behind an :class:`~closurebench.evaluate.providers.endpoints.EndpointRouter`);
+            the others refuse more than one.
         supports_workers: Requests may be spread over ``--workers`` processes (the
             arguments must then be JSON).
 
