@@ -159,3 +159,40 @@ def test_a_program_mode_without_a_wall_is_refused(tmp_path: Path) -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode != 0 and "bubblewrap" in done.stderr, done.stderr
+
+
+def test_program_mode_runs_the_models_program_in_the_sandbox(
+    server: FakeOpenAIServer, data: Any, tmp_path: Path
+) -> None:
+    from closurebench.sandbox import SandboxUnavailableError, require_wall
+
+    try:
+        wall = str(require_wall())
+    except SandboxUnavailableError as exc:
+        pytest.skip(f"no sandbox wall on this machine: {exc}")
+    records = data[1][:4]
+    small = tmp_path / "small.jsonl"
+    small.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    answer = {r.question: r.answer for r in records}
+
+    def program(body: dict[str, Any]) -> Reply:
+        value = answer[body["messages"][-1]["content"]]
+        code = f"import json\nprint(json.dumps({value!r}))"
+        return Reply(f"```python\n{code}\n```")
+
+    server.script(default=program)
+    (log,) = inspect_eval(
+        "closurebench/closure",
+        task_args={"data": str(small), "mode": "program-python"},
+        model="openai-api/fake/m",
+        log_dir=str(tmp_path / "logs"),
+        display="none",
+        max_retries=0,
+        timeout=60,
+    )
+    assert log.status == "success", log.error
+    assert log.samples is not None
+    for sample in log.samples:
+        assert sample.scores["closurebench_scorer"].metadata["outcome"] == "strict_correct"
+        extra = sample.store["closurebench"]["extra"]
+        assert extra["isolation"] == wall and not extra.get("exec_error")

@@ -73,6 +73,7 @@ COMMANDS: dict[str, str] = {
     "categories": "closurebench.cli.categories:categories_cmd",
     "check-overlap": "closurebench.cli.overlap:check_overlap",
     "reword": "closurebench.cli.reword:reword_cmd",
+    "import": "closurebench.cli.import_cmd:import_cmd",
     "export": "closurebench.cli.export:app",
     "memorisation": "closurebench.cli.memorisation:memorisation_cmd",
     "train": "closurebench.cli.train:app",

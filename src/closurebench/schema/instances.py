@@ -389,8 +389,9 @@ class GritInstance(Envelope):
 
     suite: Literal[Suite.GRIT]
     """Always ``grit``."""
-    split: Literal["train", "test", "large", "ood"]
-    """The split the instance belongs to."""
+    split: Literal["train", "test", "large", "ood", "nlgraph", "g-real", "grapharena"]
+    """The split the instance belongs to (``nlgraph``, ``g-real``, ``grapharena``: a peer
+    benchmark's questions, imported by ``closurebench import``)."""
     task: str
     """One of the 6 tasks (``docs/categories.md``)."""
     graph_id: str
