@@ -24,8 +24,8 @@ from pathlib import Path
 import closurebench
 from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.providers import GenerationSettings
-from closurebench.evaluate.providers.reference import reference_provider
 from closurebench.evaluate.records import iter_results
+from closurebench.evaluate.reference import reference_provider
 from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.generate.grit import GritConfig, write_split
 from closurebench.sandbox import describe_isolation

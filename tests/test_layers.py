@@ -133,3 +133,59 @@ def test_no_import_cycle_between_units() -> None:
 def test_the_cycle_check_catches_a_cycle() -> None:
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+#: Rank of the lower units inside ``evaluate`` (a subpackage or module of it); a ranked
+#: unit imports only ranked units below it. The providers know nothing of modes or of
+#: the reference models (``evaluate/reference`` sits above the modes and the chance
+#: baselines it answers with); the chance baselines ask the mode for its answer form.
+#: The units above (cache, requests, runner, ...) are not ranked.
+EVALUATE_RANKS: dict[str, int] = {
+    "appendlog": 0,
+    "options": 1,
+    "providers": 2,
+    "program": 2,
+    "modes": 3,
+    "chance": 4,
+    "reference": 5,
+}
+
+
+def _evaluate_graph() -> dict[str, dict[str, list[str]]]:
+    """evaluate unit -> the evaluate units it imports -> the files that do."""
+    root = SRC / "evaluate"
+
+    def unit(path: Path) -> str:
+        rel = path.relative_to(root)
+        return rel.parts[0] if len(rel.parts) > 1 else rel.stem
+
+    edges: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+                if node.module == "closurebench.evaluate":
+                    names = [f"closurebench.evaluate.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                inside = parts[:2] == ["closurebench", "evaluate"] and len(parts) > 2
+                if inside and parts[2] != unit(path):
+                    edges[unit(path)][parts[2]].append(str(path.relative_to(SRC)))
+    return edges
+
+
+def test_evaluate_internals_import_only_down() -> None:
+    units = {p.stem for p in (SRC / "evaluate").iterdir() if p.suffix == ".py" or p.is_dir()}
+    assert set(EVALUATE_RANKS) <= units, sorted(set(EVALUATE_RANKS) - units)
+    bad = [
+        f"{files[0]} (evaluate.{unit}, rank {EVALUATE_RANKS[unit]}) imports evaluate.{dep} "
+        f"(rank {EVALUATE_RANKS.get(dep, 'none: above every ranked unit')})"
+        for unit, deps in _evaluate_graph().items()
+        if unit in EVALUATE_RANKS
+        for dep, files in deps.items()
+        if EVALUATE_RANKS.get(dep, 99) >= EVALUATE_RANKS[unit]
+    ]
+    assert not bad, "\n".join(bad)

@@ -1232,7 +1232,7 @@ def _presets_table() -> list[str]:
 
 def _training_page() -> str:
     from closurebench.evaluate.modes import MODES
-    from closurebench.evaluate.providers.reference import REFERENCE_MODELS
+    from closurebench.evaluate.reference import REFERENCE_MODELS
     from closurebench.schema import Suite, schema_for
     from closurebench.schema.training import TARGETS
 

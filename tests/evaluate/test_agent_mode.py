@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 import closurebench
 from closurebench.evaluate.modes.agent import GRAIN_SYSTEM, split_turn
-from closurebench.evaluate.providers.reference import reader_call
 from closurebench.evaluate.records import iter_results
+from closurebench.evaluate.reference import reader_call
 from closurebench.generate.grit import GritConfig, write_split
 from conftest import EVAL_APP
 

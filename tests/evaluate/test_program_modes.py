@@ -27,8 +27,8 @@ from closurebench.ein import to_json_value
 from closurebench.errors import ConfigError
 from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.program import ein_edge_lists, oracle_program
-from closurebench.evaluate.providers.reference import reference_provider
 from closurebench.evaluate.records import iter_results
+from closurebench.evaluate.reference import reference_provider
 from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_runs
 from closurebench.report.tables import all_tables

@@ -165,8 +165,10 @@ def test_split_think() -> None:
 
 
 def test_lookup_table_and_unknown_kind() -> None:
-    assert set(PROVIDERS) == {"openai", "scripted", "transformers"}
-    with pytest.raises(ConfigError, match="choose one of: openai, scripted, transformers"):
+    assert set(PROVIDERS) == {"openai", "reference", "scripted", "transformers"}
+    with pytest.raises(
+        ConfigError, match="choose one of: openai, reference, scripted, transformers"
+    ):
         make_provider("vertex")
 
 

@@ -127,7 +127,7 @@ def test_unknown_provider_lists_the_table(tmp_path: Path) -> None:
         EVAL_APP, [str(tmp_path / "x.jsonl"), "--model", "m", "--provider", "nope", "--out", "o"]
     )
     assert res.exit_code == 1
-    assert "choose one of: openai, scripted, transformers" in res.output
+    assert "choose one of: openai, reference, scripted, transformers" in res.output
 
 
 def _reset(port: int, payload: bytes) -> None:

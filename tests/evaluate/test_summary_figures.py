@@ -22,8 +22,8 @@ from typer.testing import CliRunner
 import closurebench
 from closurebench.evaluate.figures import summary_figures
 from closurebench.evaluate.program import oracle_program
-from closurebench.evaluate.providers.reference import reader_call
 from closurebench.evaluate.records import iter_results, summarize
+from closurebench.evaluate.reference import reader_call
 from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_run, load_runs
 from closurebench.report.tables import all_tables

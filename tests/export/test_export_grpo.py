@@ -17,7 +17,7 @@ import pytest
 from closurebench.errors import ConfigError, DatasetFileError
 from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.modes.agent import graph_tool_spec
-from closurebench.evaluate.providers.reference import reader_call
+from closurebench.evaluate.reference import reader_call
 from closurebench.jsonl import canonical_json
 from closurebench.schema import GrpoRecord, instance_from_ground_truth, parse_training, schema_for
 from closurebench.scoring import score_closure, score_grit
@@ -115,7 +115,7 @@ def test_structure_scores_from_the_ground_truth(suite_data: tuple[Path, list[Any
         if record.suite == "grit":
             call = reader_call(record)
         else:
-            from closurebench.evaluate.reference_agent import closure_call
+            from closurebench.evaluate.reference.plans import closure_call
 
             call = closure_call("descendants", record.graph, record.labels)
         truth = instance_from_ground_truth(row.ground_truth)

@@ -3,7 +3,8 @@
 ::
 
     closurebench eval DATA.jsonl --model NAME --mode direct|cot --out RUN_DIR
-        [--provider openai|transformers|scripted] [--base-url URL]... [--api-key-env VAR]
+        [--provider auto|openai|transformers|scripted|reference] [--provider-arg KEY=VALUE]...
+        [--base-url URL]... [--api-key-env VAR]
         [--device cuda:0]
         [--concurrency 8] [--workers 0] [--timeout 120] [--retries 4]
         [--temperature 0|server] [--max-tokens 2048 | --max-completion-tokens N]
@@ -87,10 +88,17 @@ cache and ``run.json`` do not name the servers (a resume may use others);
 
 The ``scripted`` provider (dry runs) reads ``--script FILE``: a JSON list
 of replies handed out in order, or an object mapping a text found in the question to
-its reply. ``--provider`` choices and their help come from the provider table
-(:data:`closurebench.evaluate.providers.PROVIDERS`, light to import: a provider's SDK
-loads only when it is used), ``--mode`` choices from the mode table
-(:data:`closurebench.evaluate.modes.MODES`, imported when the command runs).
+its reply. The ``reference`` provider answers offline as a reference model
+(``--model oracle-program|reader|random|majority``:
+:mod:`closurebench.evaluate.reference`). ``--provider auto`` (the default) is
+``reference`` for those four names, said once on stderr, and ``openai`` for any other
+(``--provider openai --model random`` sends ``random`` to the server). A provider's own
+options are ``--provider-arg KEY=VALUE`` (repeatable; the keys each provider takes are
+in the ``--provider`` help, any other is refused). ``--provider`` choices and their
+help come from the provider table (:data:`closurebench.evaluate.providers.PROVIDERS`,
+light to import: a provider's SDK loads only when it is used), ``--mode`` choices from
+the mode table (:data:`closurebench.evaluate.modes.MODES`, imported when the command
+runs).
 """
 
 from __future__ import annotations
@@ -195,8 +203,9 @@ def eval_cmd(
         typer.Option(
             "--model",
             metavar="<str>",
-            help="Model name sent to the server, or a reference model answered offline "
-            "(no server): oracle-program (the instances' own programs; program modes), "
+            help="Model name sent to the server, or with --provider reference (picked by "
+            "the default --provider auto for these names) a reference model answered "
+            "offline: oracle-program (the instances' own programs; program modes), "
             "reader (the reference agent; agent and agent-tools modes, both suites), random, "
             "majority (chance). Repeat it to evaluate several models: one run folder each "
             "under --out (OUT/<model>) and one combined report (OUT/report).",
@@ -217,7 +226,16 @@ def eval_cmd(
             help=f"Evaluation mode: {modes_help()}.",
         ),
     ] = "direct",
-    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
+    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "auto",
+    provider_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-arg",
+            metavar="KEY=VALUE",
+            help="An option of the provider's own (repeatable); the keys each provider "
+            "takes are listed under --provider, any other is refused.",
+        ),
+    ] = None,
     device: Annotated[
         str | None,
         typer.Option(
@@ -465,6 +483,23 @@ def eval_cmd(
             "flushed as written, so a killed run loses nothing either way.",
         ),
     ] = 1.0,
+    backend_kind: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            help="Where instances are evaluated: local (this process) or ray (batches of "
+            "instances as Ray tasks, --concurrency each; the same results, cache and "
+            "resume; needs the 'ray' extra).",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="--backend ray: an existing cluster (auto, HOST:6379, ray://HOST:10001; "
+            "`ray start --head` prints it); default: a local cluster on this machine.",
+        ),
+    ] = None,
 ) -> None:
     """Evaluate a model on DATA.jsonl; results, cache and summary go to --out."""
     if len(model) != 1 or samples > 1:
@@ -473,25 +508,33 @@ def eval_cmd(
     model_name = model[0]
     sample_no: int | None = ctx.meta.get(_SAMPLE_KEY)
     import asyncio
+    import functools
 
     from rich.markup import escape
 
     from closurebench.evaluate.breaker import RunAborted
     from closurebench.evaluate.modes import AgentMode, EinProgramMode, ProgramMode, get_mode
     from closurebench.evaluate.providers import (
+        AUTO,
+        DEFAULT_PROVIDER,
         GenerationSettings,
         ProviderError,
         ProviderOptions,
         build_provider,
         check_provider_options,
+        parse_provider_args,
+        resolve_provider,
     )
-    from closurebench.evaluate.providers.reference import is_reference_model, reference_provider
     from closurebench.evaluate.runner import RunOptions, run_eval, select_instances
     from closurebench.evaluate.selection import draw_fewshot
     from closurebench.generate.io import check_manifest, load_instances
+    from closurebench.generate.ray_backend import check_backend, require_ray
 
     err = Console(stderr=True)
     try:
+        check_backend(backend_kind, ray_address)
+        if backend_kind == "ray":
+            require_ray()
         the_mode = get_mode(mode)
         if system_prompt is not None:
             try:
@@ -599,10 +642,18 @@ def eval_cmd(
             device=device,
             script=script,
             workers=workers,
+            extra=parse_provider_args(provider_arg),
         )
-        reference = is_reference_model(model_name)
-        if not reference:
-            check_provider_options(provider, provider_options)
+        provider_name = resolve_provider(provider, model_name)
+        check_provider_options(provider_name, provider_options)
+        if provider == AUTO and provider_name != DEFAULT_PROVIDER:
+            err.print(
+                f"note: --provider auto picks --provider {provider_name} for --model "
+                f"{escape(model_name)}; pass --provider {DEFAULT_PROVIDER} to send the name "
+                "to a server instead",
+                highlight=False,
+                soft_wrap=True,
+            )
         records = load_instances(data)
         note = check_manifest(data, len(records))
         if note is not None:
@@ -624,14 +675,31 @@ def eval_cmd(
             the_mode.use_fewshot(draw_fewshot(load_instances(fewshot_from), records, fewshot, seed))
         elif fewshot_from is not None:
             raise ConfigError("--fewshot-from without --fewshot K: pass how many examples")
-        backend = (
-            reference_provider(model_name, selected, the_mode)
-            if reference
-            else build_provider(provider, provider_options)
-        )
+        backend = build_provider(provider_name, provider_options, instances=selected, mode=the_mode)
 
         async def _go() -> RunStats:
             try:
+                if backend_kind == "ray":
+                    from closurebench.evaluate.ray_backend import run_eval_ray
+
+                    return await run_eval_ray(
+                        selected,
+                        functools.partial(
+                            build_provider,
+                            provider_name,
+                            provider_options,
+                            instances=selected,
+                            mode=the_mode,
+                        ),
+                        the_mode,
+                        settings,
+                        out,
+                        options,
+                        provider_name=str(getattr(backend, "name", "")),
+                        dataset=data,
+                        sample=sample_no,
+                        address=ray_address,
+                    )
                 return await run_eval(
                     selected,
                     backend,

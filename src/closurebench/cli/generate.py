@@ -30,6 +30,11 @@ the whole split's arguments, and a ``shard`` entry with the range); ``closureben
 SHARDS... --out DIR`` checks them and writes the unsharded run's file and manifest, byte
 for byte (:mod:`closurebench.generate.shard`).
 
+Both take ``--backend ray [--shards N] [--ray-address ADDR]``: the split is cut into ``N``
+shards (default: the cluster's CPUs), each generated as one Ray task, and merged as
+``closurebench merge`` merges them: the same bytes and manifest as a local run
+(:mod:`closurebench.generate.ray_backend`; needs the ``ray`` extra).
+
 Both show a progress bar on stderr (on a terminal) with the elapsed time; GRIT's also
 names what the current graph is doing (attempt, solving, cross-checking, timeouts so far),
 since one large NP-hard graph can take minutes.
@@ -70,6 +75,72 @@ def _shard_help(unit: str, stem: str) -> str:
         "the unsharded run writes there. `closurebench merge` joins all N into the "
         "unsharded run's file and manifest, byte for byte."
     )
+
+
+_BACKEND = typer.Option(
+    "--backend",
+    help="Where the split is generated: local (this process, --workers) or ray (one Ray "
+    "task per shard, merged into the same bytes; needs the 'ray' extra).",
+)
+_SHARDS = typer.Option(
+    "--shards",
+    min=1,
+    help="--backend ray: shards (Ray tasks) to cut the split into (default: the cluster's "
+    "CPUs, at most one per unit); the output does not depend on it.",
+)
+_RAY_ADDRESS = typer.Option(
+    "--ray-address",
+    help="--backend ray: an existing cluster (auto, HOST:6379, ray://HOST:10001; `ray start "
+    "--head` prints it); default: a local cluster on this machine.",
+)
+
+
+def _on_ray(
+    backend: str,
+    shard: str | None,
+    shards: int | None,
+    address: str | None,
+    config: closure_gen.ClosureConfig | GritConfig,
+    out: Path,
+    overwrite: bool,
+) -> bool:
+    """Generate ``config`` on Ray when ``--backend ray`` (True: done); refuse misused flags.
+
+    Bad combinations (``--shard`` with ``--backend ray``, ``--shards`` or ``--ray-address``
+    without it, Ray not installed) print one line and exit 2.
+    """
+    from closurebench.generate.ray_backend import check_backend, generate_with_ray
+
+    try:
+        check_backend(backend, address)
+        if backend != "ray":
+            if shards is not None:
+                raise ConfigError(
+                    "--shards applies to --backend ray; to write one shard here, pass --shard I/N"
+                )
+            return False
+        if shard is not None:
+            raise ConfigError(
+                f"--shard {shard} writes one shard in this process, --backend ray writes them "
+                "all (and merges them): drop one of the two"
+            )
+        made = generate_with_ray(config, out, shards=shards, address=address, overwrite=overwrite)
+    except ConfigError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    merged = made.merged
+    typer.echo(
+        f"wrote {merged.records} records to {merged.path} from {merged.shards} shard(s) "
+        "generated as Ray tasks"
+    )
+    timeouts = int((made.manifest.get("resamples") or {}).get("timeouts") or 0)
+    if timeouts:
+        typer.echo(
+            f"{timeouts} draw(s) were resampled after a solver passed --time-limit "
+            "(recorded in the manifest; a slower machine may resample differently)"
+        )
+    typer.echo(f"manifest: {merged.manifest_path}")
+    return True
 
 
 @app.callback()
@@ -152,6 +223,9 @@ def grit_cmd(
             help=_shard_help("base graphs (8 records each)", "grit-<split>"),
         ),
     ] = None,
+    backend: Annotated[str, _BACKEND] = "local",
+    shards: Annotated[int | None, _SHARDS] = None,
+    ray_address: Annotated[str | None, _RAY_ADDRESS] = None,
 ) -> None:
     """Generate a GRIT split: 8 certified views per graph, exact answers, manifest."""
     task_list = None
@@ -176,6 +250,8 @@ def grit_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if _on_ray(backend, shard, shards, ray_address, config, out, overwrite):
+        return
     part = _parse_shard(shard, config.graphs, "graphs")
     whole = grit_split_file_name(config)
     _refuse_existing(out, whole if part is None else part.file_name(whole), overwrite)
@@ -351,6 +427,9 @@ def closure_cmd(
             help=_shard_help("structures (its instances)", "closure-<split>"),
         ),
     ] = None,
+    backend: Annotated[str, _BACKEND] = "local",
+    shards: Annotated[int | None, _SHARDS] = None,
+    ray_address: Annotated[str | None, _RAY_ADDRESS] = None,
 ) -> None:
     """Generate a ClosureBench split: triple-verified answers, certified questions, manifest.
 
@@ -383,6 +462,8 @@ def closure_cmd(
     except ConfigError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
+    if _on_ray(backend, shard, shards, ray_address, config, out, overwrite):
+        return
     structures = config.structures()
     part = _parse_shard(shard, structures, "structures")
     whole = closure_gen.split_file_name(config)

@@ -4,7 +4,8 @@
 
     closurebench memorisation --model M --seen TRAIN.jsonl --out DIR
         [--checkpoints CKPT_DIR]... [--seeds 42,137,256] [--fresh-count N]
-        [--provider openai|transformers|scripted] [--mode direct|cot|program-ein|...]
+        [--provider auto|openai|transformers|scripted] [--provider-arg KEY=VALUE]...
+        [--mode direct|cot|program-ein|...]
         [--base-url URL]... [--api-key-env VAR] [--device cuda:0] [--script FILE]
         [--concurrency 8] [--timeout 120] [--retries 4] [--temperature 0]
         [--max-tokens N | --max-completion-tokens N] [--sandbox bwrap | --unsafe-no-sandbox]
@@ -120,7 +121,16 @@ def memorisation_cmd(
     mode: Annotated[
         str, typer.Option("--mode", help=f"Evaluation mode: {modes_help()}.")
     ] = "direct",
-    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "openai",
+    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "auto",
+    provider_arg: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--provider-arg",
+            metavar="KEY=VALUE",
+            help="An option of the provider's own (repeatable); the keys each provider "
+            "takes are listed under --provider.",
+        ),
+    ] = None,
     base_url: Annotated[
         list[str] | None,
         typer.Option(
@@ -212,6 +222,7 @@ def memorisation_cmd(
             "api_key_env": api_key_env,
             "device": device,
             "script": script,
+            "extra": provider_arg or [],
         },
         concurrency=concurrency,
         retries=retries,
@@ -314,17 +325,21 @@ def _probe(
         ProviderOptions,
         build_provider,
         check_provider_options,
+        parse_provider_args,
+        provider_spec,
+        resolve_provider,
     )
-    from closurebench.evaluate.providers.reference import is_reference_model
     from closurebench.evaluate.runner import RunOptions
     from closurebench.report.memorisation import score_probe, write_probe
 
     err = Console(stderr=True)
-    if is_reference_model(model):
+    provider = resolve_provider(provider, model)
+    if provider_spec(provider).takes_run:
         raise ConfigError(
-            f"--model {model} is a reference model, answered from each dataset's own "
+            f"--provider {provider} (--model {model}) answers from each dataset's own "
             "records; it has nothing to memorise - evaluate it with closurebench eval"
         )
+    extra = parse_provider_args(provider_kwargs["extra"])  # type: ignore[arg-type]
     timeout_s = float(provider_kwargs["timeout_s"])  # type: ignore[arg-type]
     settings = GenerationSettings(
         model=model,
@@ -344,7 +359,7 @@ def _probe(
     first_mode, make_mode = _mode_factory(mode, sandbox, unsafe_no_sandbox, ein_card)
     check_provider_options(
         provider,
-        ProviderOptions(model=model, base_url=provider_kwargs["base_url"]),  # type: ignore[arg-type]
+        ProviderOptions(model=model, base_url=provider_kwargs["base_url"], extra=extra),  # type: ignore[arg-type]
     )
     models = resolve_checkpoints(model, checkpoints, local=provider == "transformers")
 
@@ -366,6 +381,7 @@ def _probe(
                 api_key_env=str(provider_kwargs["api_key_env"]),
                 device=provider_kwargs["device"],  # type: ignore[arg-type]
                 script=provider_kwargs["script"],  # type: ignore[arg-type]
+                extra=extra,
             ),
         )
 

@@ -6,11 +6,13 @@
 2. generates a GRIT set — one graph per task, each in its 8 views (2 forms × 4
    naming schemes) — with certified exact answers;
 3. writes both as canonical JSONL with manifests under ``--out``;
-4. evaluates the trivial answer-free baseline on both sets through the real
-   evaluation harness (runner, scoring, resumable results) — the floor a model must
-   beat — and the reference programs (``--model oracle-program``) in the program
-   modes, each run in the sandbox, which must score 100 %; then writes one report.
-   ``closurebench eval`` points the same harness at a real model;
+4. evaluates the reference models (``--provider reference``) on both sets through the
+   real evaluation harness (runner, scoring, resumable results): the chance baselines
+   (``random``, ``majority``) in every mode that takes an answer — the floor a model
+   must beat — the reference agent (``reader``) and the reference programs
+   (``oracle-program``) in the program modes, each run in the sandbox; the last two
+   must score 100 %. Then it writes one report. ``closurebench eval`` points the same
+   harness at a real model;
 5. cross-checks a few answers on a fresh graph three ways on screen, runs the paper's
    own Ein programs, and times the transitive closure of a 5,000-node graph.
 
@@ -41,8 +43,7 @@ from closurebench.ein.examples import PAPER_PROGRAMS
 from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.mode_names import MODE_SUMMARIES
 from closurebench.evaluate.modes import ProgramMode, get_mode
-from closurebench.evaluate.providers import GenerationSettings
-from closurebench.evaluate.providers.reference import reference_provider
+from closurebench.evaluate.providers import GenerationSettings, ProviderOptions, build_provider
 from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.generate.closure import generate_split
 from closurebench.generate.grit import GritConfig
@@ -224,7 +225,9 @@ def _eval_part(console: Console, out: Path) -> Path:
         stats = asyncio.run(
             run_eval(
                 records,
-                reference_provider(model, records, mode),
+                build_provider(
+                    "reference", ProviderOptions(model=model), instances=records, mode=mode
+                ),
                 mode,
                 GenerationSettings(model=model),
                 run_dir,

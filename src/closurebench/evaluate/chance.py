@@ -32,10 +32,13 @@ import functools
 import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from closurebench.schema import ResultType
 from closurebench.seeding import derive_seed
+
+if TYPE_CHECKING:
+    from closurebench.evaluate.modes.base import Mode
 
 __all__ = [
     "MAJORITY_GRIT_GRAPHS",
@@ -184,13 +187,20 @@ def majority_answer(record: Any, seed: int = 0) -> Any:
     return _from_structural(value, rtype, names, record)
 
 
-def chance_reply(record: Any, answer: Any, mode_name: str) -> str:
-    """The reply text carrying ``answer`` in the form the mode's prompt asks for."""
-    import json
+def chance_reply(record: Any, answer: Any, mode: Mode | str) -> str:
+    """The reply text carrying ``answer`` in the form ``mode``'s prompt asks for.
 
-    if record.suite == "grit":
-        text = ", ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
-        return f"<answer>{text}</answer>"
-    if mode_name == "agent":
-        return f"<answer>{json.dumps(answer, ensure_ascii=False)}</answer>"
-    return json.dumps({"answer": answer}, ensure_ascii=False)
+    The form is the mode's own (:meth:`~closurebench.evaluate.modes.Mode.answer_reply`);
+    a mode name is looked up in the mode table.
+
+    Example:
+        >>> from types import SimpleNamespace as R
+        >>> rec = R(suite="closure")
+        >>> chance_reply(rec, 3, "direct"), chance_reply(rec, 3, "agent")
+        ('{"answer": 3}', '<answer>3</answer>')
+    """
+    if isinstance(mode, str):
+        from closurebench.evaluate.modes import get_mode
+
+        mode = get_mode(mode)
+    return mode.answer_reply(record, answer)

@@ -144,7 +144,7 @@ def target_suites(name: str) -> tuple[str, ...]:
         (('closure',), ('closure', 'grit'))
     """
     from closurebench.evaluate.modes import MODES
-    from closurebench.evaluate.providers.reference import REFERENCE_MODELS
+    from closurebench.evaluate.reference import REFERENCE_MODELS
 
     target = _target(name)
     prompts = getattr(MODES[target.mode], "system_prompts", {})
@@ -387,7 +387,7 @@ def _cot_reply(record: AnyInstance, mode: Mode) -> str:
 
 def _reference_reply(record: AnyInstance, mode: Mode, model: str) -> str:
     """The reply of reference model ``model`` to ``record``'s first request in ``mode``."""
-    from closurebench.evaluate.providers.reference import REFERENCE_MODELS
+    from closurebench.evaluate.reference import REFERENCE_MODELS
 
     reply = REFERENCE_MODELS[model].answer(record, mode, mode.messages(record))
     return str(reply)
@@ -404,7 +404,7 @@ def _episode(record: AnyInstance, mode: Mode) -> tuple[list[Message], list[dict[
         VerificationError: the episode does not score strictly correct.
     """
     from closurebench.evaluate.providers.base import GenerationSettings
-    from closurebench.evaluate.providers.reference import reference_provider
+    from closurebench.evaluate.reference import reference_provider
 
     provider = reference_provider("reader", [record], mode)
     sent: list[tuple[list[Message], list[dict[str, Any]] | None]] = []

@@ -410,6 +410,7 @@ class AgentMode(Mode):
     """``agent``: the GRAIN think / ``<graph>`` / ``<result>`` / ``<answer>`` loop (both suites)."""
 
     takes_fewshot: ClassVar[bool] = False
+    answer_in_tags: ClassVar[bool] = True
 
     name: ClassVar[str] = "agent"
     system_prompts: ClassVar[Mapping[Suite, str]] = {

@@ -134,6 +134,30 @@ class Mode:
     fewshot: tuple[tuple[str, str], ...] = ()
     #: Whether the mode takes few-shot examples (one request per instance, one reply).
     takes_fewshot: ClassVar[bool] = True
+    #: Whether the prompt asks for a ClosureBench answer as JSON inside ``<answer>`` tags
+    #: (the agent modes) rather than as a ``{"answer": ...}`` object (:meth:`answer_reply`).
+    answer_in_tags: ClassVar[bool] = False
+
+    def answer_reply(self, record: AnyInstance, answer: Any) -> str:
+        """A reply carrying ``answer`` in the form the mode's prompt asks for.
+
+        A few-shot turn, a chance baseline's reply, an exported target: GRIT answers in
+        ``<answer>`` tags (a list as comma-separated names); ClosureBench as
+        ``{"answer": ...}``, or JSON in ``<answer>`` tags where :attr:`answer_in_tags`.
+
+        Example:
+            >>> from types import SimpleNamespace
+            >>> Mode().answer_reply(SimpleNamespace(suite="closure"), [1, 2])
+            '{"answer": [1, 2]}'
+            >>> Mode().answer_reply(SimpleNamespace(suite="grit"), ["a", "b"])
+            '<answer>a, b</answer>'
+        """
+        if record.suite == Suite.GRIT:
+            text = ", ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
+            return f"<answer>{text}</answer>"
+        if self.answer_in_tags:
+            return f"<answer>{json.dumps(answer, ensure_ascii=False)}</answer>"
+        return json.dumps({"answer": answer}, ensure_ascii=False)
 
     def use_fewshot(self, examples: Sequence[AnyInstance]) -> None:
         """Send ``examples`` before every question: each as a user turn (its question) and
@@ -147,11 +171,7 @@ class Mode:
                 f"--fewshot applies to single-request modes (direct, cot); --mode {self.name} "
                 "runs programs or tool episodes, so drop it"
             )
-        from closurebench.evaluate.chance import chance_reply
-
-        self.fewshot = tuple(
-            (str(r.question), chance_reply(r, r.answer, self.name)) for r in examples
-        )
+        self.fewshot = tuple((str(r.question), self.answer_reply(r, r.answer)) for r in examples)
 
     def use_system_prompt(self, text: str) -> None:
         """Send ``text`` as the system prompt instead of the mode's own (every suite).

@@ -6,9 +6,18 @@ it is used, so listing providers loads no SDK), a line of help, and how the
 ``closurebench eval`` options map to its arguments. The CLI reads the table for its
 ``--provider`` choices and help.
 
+``--provider auto`` (the CLI's default) is :func:`resolve_provider`: the provider whose
+row lists the ``--model`` name under ``models`` (``reference`` for its four reference
+models), else ``openai``. A provider's own options come as ``--provider-arg KEY=VALUE``
+(:attr:`ProviderOptions.extra`), each key declared in its row (``accepts``).
+
 Example:
     >>> sorted(PROVIDERS)
-    ['openai', 'scripted', 'transformers']
+    ['openai', 'reference', 'scripted', 'transformers']
+    >>> resolve_provider("auto", "reader"), resolve_provider("auto", "gpt-4.1")
+    ('reference', 'openai')
+    >>> resolve_provider("openai", "random")
+    'openai'
     >>> p = make_provider("scripted", script=["yes"])
     >>> p.name
     'scripted'
@@ -30,10 +39,20 @@ refuse more than one:
     ... except ConfigError as exc:
     ...     print(str(exc).split(";")[0])
     --base-url is given 2 times, but --provider scripted talks to no server
+
+A ``--provider-arg`` key the provider does not take is refused, naming those it takes:
+
+    >>> try:
+    ...     check_provider_options("transformers", ProviderOptions(model="m",
+    ...                            extra={"dtyp": "bfloat16"}))
+    ... except ConfigError as exc:
+    ...     print(exc)  # doctest: +NORMALIZE_WHITESPACE
+    --provider-arg dtyp: --provider transformers takes dtype, trust_remote_code
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -54,6 +73,8 @@ from closurebench.evaluate.providers.scripted import (
 )
 
 __all__ = [
+    "AUTO",
+    "DEFAULT_PROVIDER",
     "PROVIDERS",
     "Completion",
     "GenerationSettings",
@@ -66,9 +87,16 @@ __all__ = [
     "build_provider",
     "check_provider_options",
     "make_provider",
+    "parse_provider_args",
     "provider_spec",
     "providers_help",
+    "resolve_provider",
 ]
+
+#: The ``--provider`` value that picks the provider from the ``--model`` name.
+AUTO = "auto"
+#: The provider ``auto`` picks for a model name no provider row claims.
+DEFAULT_PROVIDER = "openai"
 
 _PKG = "closurebench.evaluate.providers"
 
@@ -81,8 +109,43 @@ def _openai_arguments(o: ProviderOptions) -> dict[str, Any]:
     }
 
 
+def _flag(key: str, value: str) -> bool:
+    text = value.strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"--provider-arg {key}={value}: pass true or false")
+
+
+def _seconds(key: str, value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= 0:
+        raise ConfigError(f"--provider-arg {key}={value}: pass a number of seconds >= 0")
+    return seconds
+
+
 def _transformers_arguments(o: ProviderOptions) -> dict[str, Any]:
-    return {"model_path": o.model, "device": o.device}
+    kwargs: dict[str, Any] = {"model_path": o.model, "device": o.device}
+    if "dtype" in o.extra:
+        kwargs["dtype"] = o.extra["dtype"]
+    if "trust_remote_code" in o.extra:
+        kwargs["trust_remote_code"] = _flag("trust_remote_code", o.extra["trust_remote_code"])
+    return kwargs
+
+
+def _scripted_arguments(o: ProviderOptions) -> dict[str, Any]:
+    kwargs = scripted_arguments(o)
+    if "delay_s" in o.extra:
+        kwargs["delay_s"] = _seconds("delay_s", o.extra["delay_s"])
+    return kwargs
+
+
+def _reference_arguments(o: ProviderOptions) -> dict[str, Any]:
+    return {"model": o.model}
 
 
 #: The one provider table: ``--provider`` name -> spec.
@@ -104,13 +167,29 @@ PROVIDERS: dict[str, ProviderSpec] = {
             "a local model (--model is a Hub id or a directory; needs the 'train' extra)",
             _transformers_arguments,
             ("--model", "--device"),
+            accepts={
+                "dtype": "torch dtype of the weights (auto, bfloat16, float16, float32)",
+                "trust_remote_code": "true to run the model repository's own code",
+            },
         ),
         ProviderSpec(
             "scripted",
             ScriptedProvider,
             "replies from --script FILE (a JSON list, or an object question-text -> reply)",
-            scripted_arguments,
+            _scripted_arguments,
             ("--script",),
+            accepts={"delay_s": "seconds to wait before every reply"},
+        ),
+        ProviderSpec(
+            "reference",
+            "closurebench.evaluate.reference:reference_provider",
+            "the reference models, answered offline from the instances themselves: "
+            "oracle-program (program modes), reader (agent modes), random, majority "
+            "(chance; direct, cot, agent)",
+            _reference_arguments,
+            ("--model",),
+            models=("oracle-program", "reader", "random", "majority"),
+            takes_run=True,
         ),
     )
 }
@@ -130,6 +209,50 @@ def provider_spec(name: str) -> ProviderSpec:
         ) from None
 
 
+def resolve_provider(name: str, model: str) -> str:
+    """The provider ``--provider name`` means for ``--model model``.
+
+    ``auto`` is the provider whose row lists ``model`` under ``models`` (a reference
+    model's name: ``reference``), else ``openai``; any other name is itself.
+
+    Example:
+        >>> resolve_provider("auto", "majority"), resolve_provider("scripted", "majority")
+        ('reference', 'scripted')
+    """
+    if name != AUTO:
+        return name
+    return next((s.name for s in PROVIDERS.values() if model in s.models), DEFAULT_PROVIDER)
+
+
+def parse_provider_args(values: Iterable[str] | None) -> dict[str, str]:
+    """``--provider-arg KEY=VALUE`` options as a dict (the value is text; may hold ``=``).
+
+    Raises:
+        ConfigError: for an item without ``=`` or an empty key, or a key given twice.
+
+    Example:
+        >>> parse_provider_args(["dtype=bfloat16", "note=a=b"])
+        {'dtype': 'bfloat16', 'note': 'a=b'}
+        >>> try:
+        ...     parse_provider_args(["dtype"])
+        ... except ConfigError as exc:
+        ...     print(str(exc).split(";")[0])
+        --provider-arg 'dtype' is not KEY=VALUE
+    """
+    out: dict[str, str] = {}
+    for item in values or ():
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(
+                f"--provider-arg {item!r} is not KEY=VALUE; e.g. --provider-arg dtype=bfloat16"
+            )
+        if key in out:
+            raise ConfigError(f"--provider-arg {key} is given twice; give each key once")
+        out[key] = value
+    return out
+
+
 def providers_help() -> str:
     """One help paragraph listing the table (``closurebench eval --provider``).
 
@@ -137,11 +260,13 @@ def providers_help() -> str:
         >>> providers_help().startswith("Backend: openai (--base-url, ")
         True
     """
-    parts = [
-        f"{s.name} ({', '.join(s.uses)}): {s.help}" if s.uses else f"{s.name}: {s.help}"
-        for s in PROVIDERS.values()
-    ]
-    return "Backend: " + "; ".join(parts) + "."
+    parts = []
+    for s in PROVIDERS.values():
+        uses = [*s.uses, *(f"--provider-arg {key}=..." for key in s.accepts)]
+        parts.append(f"{s.name} ({', '.join(uses)}): {s.help}" if uses else f"{s.name}: {s.help}")
+    picks = [f"{s.name} for --model {', '.join(s.models)}" for s in PROVIDERS.values() if s.models]
+    auto = f"{'; '.join(picks)}; else {DEFAULT_PROVIDER}" if picks else DEFAULT_PROVIDER
+    return "Backend: " + "; ".join(parts) + f". Default {AUTO}: {auto}."
 
 
 def make_provider(kind: str, **kwargs: Any) -> Provider:
@@ -168,11 +293,25 @@ def check_provider_options(name: str, options: ProviderOptions) -> ProviderSpec:
         The provider's spec.
 
     Raises:
-        ConfigError: for an unknown provider, ``--workers`` with one that does not
-            support it, several ``--base-url`` with one that talks to no server, or a
-            ``--base-url`` given twice.
+        ConfigError: for an unknown provider, a ``--model`` it does not answer (one
+            with ``models``), a ``--provider-arg`` key it does not take, ``--workers``
+            with one that does not support it, several ``--base-url`` with one that
+            talks to no server, or a ``--base-url`` given twice.
     """
     spec = provider_spec(name)
+    if spec.models and options.model not in spec.models:
+        raise ConfigError(
+            f"--provider {name} answers --model {', '.join(spec.models)}, not "
+            f"{options.model!r}; pick one of them, or another --provider for a served model"
+        )
+    unknown = sorted(set(options.extra) - set(spec.accepts))
+    if unknown:
+        takes = (
+            f"takes {', '.join(sorted(spec.accepts))}"
+            if spec.accepts
+            else "takes no --provider-arg"
+        )
+        raise ConfigError(f"--provider-arg {', '.join(unknown)}: --provider {name} {takes}")
     if options.workers and not spec.supports_workers:
         poolable = ", ".join(sorted(n for n, s in PROVIDERS.items() if s.supports_workers))
         raise ConfigError(
@@ -195,7 +334,13 @@ def check_provider_options(name: str, options: ProviderOptions) -> ProviderSpec:
     return spec
 
 
-def build_provider(name: str, options: ProviderOptions) -> Provider:
+def build_provider(
+    name: str,
+    options: ProviderOptions,
+    *,
+    instances: Sequence[Any] | None = None,
+    mode: Any = None,
+) -> Provider:
     """The provider ``name`` configured from the CLI ``options``.
 
     With ``options.workers`` its requests run in that many worker processes
@@ -203,6 +348,13 @@ def build_provider(name: str, options: ProviderOptions) -> Provider:
     ``--base-url``, one provider per endpoint (each with its own worker processes)
     behind an :class:`~closurebench.evaluate.providers.endpoints.EndpointRouter`; an
     endpoint unreachable now starts marked down (one line on stderr).
+
+    Args:
+        name: A key of :data:`PROVIDERS` (resolve ``auto`` first: :func:`resolve_provider`).
+        options: The CLI options.
+        instances: The instances the run evaluates, for a provider that answers from
+            them (``takes_run``: ``reference``); the others ignore them.
+        mode: The run's mode, likewise.
 
     Raises:
         ConfigError: for an unknown provider or options it cannot use.
@@ -213,6 +365,13 @@ def build_provider(name: str, options: ProviderOptions) -> Provider:
     if spec.needs_base_url and len(options.base_urls) > 1:
         return _endpoint_router(name, spec, options)
     kwargs = spec.arguments(options)
+    if spec.takes_run:
+        if instances is None or mode is None:
+            raise ConfigError(
+                f"--provider {name} answers from the run's instances; build it with "
+                "instances= and mode="
+            )
+        return spec.make(**kwargs, instances=instances, mode=mode)
     if spec.needs_base_url:
         check_reachable(str(kwargs["base_url"]))
     return _one_provider(name, spec, kwargs, options.workers)

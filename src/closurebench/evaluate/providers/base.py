@@ -25,7 +25,7 @@ import inspect
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -472,12 +472,18 @@ class ProviderOptions:
         script: ``--script``.
         workers: ``--workers`` (0: requests in this process; with several
             ``--base-url``, the processes of each endpoint).
+        extra: ``--provider-arg KEY=VALUE`` (repeatable): the provider's own options,
+            as text. Each provider names the keys it takes (:attr:`ProviderSpec.accepts`)
+            and reads their values itself, so a new provider's options need no new
+            field here and no new CLI option.
 
     Example:
         >>> ProviderOptions(model="m", base_url=("http://a/v1", "http://b/v1")).base_urls
         ('http://a/v1', 'http://b/v1')
         >>> ProviderOptions(model="m").base_urls
         ()
+        >>> ProviderOptions(model="m", extra={"dtype": "bfloat16"}).extra["dtype"]
+        'bfloat16'
     """
 
     model: str
@@ -487,6 +493,7 @@ class ProviderOptions:
     device: str | None = None
     script: Path | None = None
     workers: int = 0
+    extra: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def base_urls(self) -> tuple[str, ...]:
@@ -519,6 +526,15 @@ class ProviderSpec:
             the others refuse more than one.
         supports_workers: Requests may be spread over ``--workers`` processes (the
             arguments must then be JSON).
+        accepts: The ``--provider-arg`` keys the provider takes (key -> one line of
+            help); ``arguments`` reads and checks their values from
+            :attr:`ProviderOptions.extra`. Any other key is refused, naming these.
+        models: The only ``--model`` names the provider answers (empty: any); under
+            ``--provider auto`` these names pick this provider
+            (:func:`~closurebench.evaluate.providers.resolve_provider`).
+        takes_run: The factory also takes the run's ``instances`` and ``mode`` (keyword
+            arguments): a provider that answers from the instances themselves
+            (``reference``).
 
     Example:
         >>> spec = ProviderSpec("echo", "closurebench.evaluate.providers.scripted:"
@@ -535,6 +551,9 @@ class ProviderSpec:
     uses: tuple[str, ...] = ()
     needs_base_url: bool = False
     supports_workers: bool = False
+    accepts: Mapping[str, str] = field(default_factory=dict)
+    models: tuple[str, ...] = ()
+    takes_run: bool = False
 
     @property
     def factory(self) -> Callable[..., Provider]:

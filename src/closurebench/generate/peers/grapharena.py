@@ -151,10 +151,11 @@ class SafeUnpickler(pickle.Unpickler):
         >>> import pickle, networkx as nx
         >>> SafeUnpickler(io.BytesIO(pickle.dumps(nx.path_graph(3)))).load().number_of_edges()
         2
-        >>> SafeUnpickler(io.BytesIO(pickle.dumps(print))).load()
+        >>> import collections
+        >>> SafeUnpickler(io.BytesIO(pickle.dumps(collections.Counter))).load()
         Traceback (most recent call last):
         ...
-        closurebench.generate.peers.grapharena.RefusedGlobal: refused global builtins.print
+        closurebench.generate.peers.grapharena.RefusedGlobal: refused global collections.Counter
     """
 
     def find_class(self, module: str, name: str) -> Any:

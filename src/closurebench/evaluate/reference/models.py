@@ -1,7 +1,8 @@
-"""Reference models: offline providers that answer from the instances themselves.
+"""The reference models and the provider that answers as them (``--provider reference``).
 
-A reference model is picked by its ``--model`` name (no server, no ``--provider``):
-the whole evaluation path runs offline and must reach a known score, so any miss is a
+A reference model is an offline provider: ``--provider reference --model NAME`` (or
+``--model NAME`` alone: ``--provider auto`` picks ``reference`` for these four names).
+The whole evaluation path runs offline and must reach a known score, so any miss is a
 bug in the generator, the mode, the sandbox or the scorer.
 
 * ``oracle-program`` (program modes): answers each instance with its reference program
@@ -14,11 +15,13 @@ bug in the generator, the mode, the sandbox or the scorer.
   independent reader (written apart from the renderer), writes the ``<graph>`` call of
   the graph it read (names as the question declares them, nodes in the order it lists
   them) and answers from the tool's results: GRIT in one call; ClosureBench by the
-  category's plan of calls (:mod:`closurebench.evaluate.reference_agent`). The offline
+  category's plan of calls (:mod:`closurebench.evaluate.reference.plans`). The offline
   yardstick of the agent path (must reach 100 % strict, with every graph recovered
   exactly) and a source of expert trajectories.
 
-Each model is one line of :data:`REFERENCE_MODELS`.
+Each model is one line of :data:`REFERENCE_MODELS`; the provider table's ``reference``
+row (:data:`closurebench.evaluate.providers.PROVIDERS`) lists the same names (a test
+checks it).
 
 Example:
     >>> sorted(REFERENCE_MODELS)
@@ -41,7 +44,13 @@ from closurebench.evaluate.providers.scripted import ScriptedProvider
 if TYPE_CHECKING:
     from closurebench.evaluate.modes.base import AnyInstance, Mode
 
-__all__ = ["REFERENCE_MODELS", "ReferenceModel", "is_reference_model", "reference_provider"]
+__all__ = [
+    "REFERENCE_MODELS",
+    "ReferenceModel",
+    "is_reference_model",
+    "reader_call",
+    "reference_provider",
+]
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,7 @@ def reader_call(record: AnyInstance) -> dict[str, Any]:
 
     Raises:
         ConfigError: for a ClosureBench record (its calls follow the category's plan:
-            :func:`closurebench.evaluate.reference_agent.closure_step`).
+            :func:`closurebench.evaluate.reference.plans.closure_step`).
     """
     from closurebench.schema import GritInstance
     from closurebench.surface.grit.reader import read_view
@@ -84,7 +93,7 @@ def reader_call(record: AnyInstance) -> dict[str, Any]:
     if not isinstance(record, GritInstance):
         raise ConfigError(
             f"{record.id}: reader_call builds GRIT calls; a ClosureBench question's calls "
-            "come from closurebench.evaluate.reference_agent.closure_step"
+            "come from closurebench.evaluate.reference.plans.closure_step"
         )
     view = read_view(str(record.question), str(record.task), str(record.scenario))
     s, names = view.structure, view.names
@@ -122,9 +131,16 @@ def _answer_text(value: Any) -> str:
     return str(value)
 
 
+def _native_tools(mode: Mode) -> bool:
+    """Whether ``mode`` offers the graph tool as a native function (``agent-tools``)."""
+    from closurebench.evaluate.modes import AgentToolsMode
+
+    return isinstance(mode, AgentToolsMode)
+
+
 def _tool_results_so_far(mode: Mode, messages: list[dict[str, Any]]) -> int:
     """How many tool results the conversation holds (``<result>`` turns or tool messages)."""
-    if mode.name == "agent-tools":
+    if _native_tools(mode):
         return sum(1 for m in messages if m.get("role") == "tool")
     return sum(
         1
@@ -137,7 +153,7 @@ def _next_move(record: AnyInstance, done: int) -> tuple[dict[str, Any] | None, A
     """The reference agent's next ``(call, None)`` or ``(None, answer)`` after ``done`` calls.
 
     GRIT: one call with the graph the reader recovered, then the tool's value. ClosureBench:
-    the category's plan (:mod:`closurebench.evaluate.reference_agent`), its earlier calls
+    the category's plan (:mod:`closurebench.evaluate.reference.plans`), its earlier calls
     re-run (the tool is deterministic: the same results the conversation holds).
     """
     from closurebench.schema import GritInstance
@@ -146,7 +162,7 @@ def _next_move(record: AnyInstance, done: int) -> tuple[dict[str, Any] | None, A
     if isinstance(record, GritInstance):
         call = reader_call(record)
         return (call, None) if done == 0 else (None, _answer_text(run_tool(call).value))
-    from closurebench.evaluate.reference_agent import closure_step
+    from closurebench.evaluate.reference.plans import closure_step
 
     results: list[Any] = []
     step = closure_step(record, results)
@@ -163,7 +179,7 @@ def _reader(record: AnyInstance, mode: Mode, messages: list[dict[str, Any]]) -> 
     think = "<think>I read the graph from the question and call the graph tool.</think>"
     if call is None:
         return f"<think>The tool gave what I need.</think>\n<answer>{answer}</answer>"
-    if mode.name == "agent-tools":  # the call as a native function call
+    if _native_tools(mode):  # the call as a native function call
         n = _tool_results_so_far(mode, messages)
         return Completion(
             text=think,
@@ -178,15 +194,15 @@ def _reader(record: AnyInstance, mode: Mode, messages: list[dict[str, Any]]) -> 
 
 
 def _random(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
-    from closurebench.evaluate.chance import chance_reply, random_answer
+    from closurebench.evaluate.chance import random_answer
 
-    return chance_reply(record, random_answer(record), mode.name)
+    return mode.answer_reply(record, random_answer(record))
 
 
 def _majority(record: AnyInstance, mode: Mode, messages: list[dict[str, str]]) -> str:
-    from closurebench.evaluate.chance import chance_reply, majority_answer
+    from closurebench.evaluate.chance import majority_answer
 
-    return chance_reply(record, majority_answer(record), mode.name)
+    return mode.answer_reply(record, majority_answer(record))
 
 
 _ANSWER_MODES = ("direct", "cot", "agent")
