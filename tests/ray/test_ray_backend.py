@@ -54,11 +54,15 @@ EVAL_APP.command()(eval_cmd)
 @pytest.fixture(scope="module", autouse=True)
 def cluster() -> Iterator[None]:
     """A local Ray cluster of 2 CPUs for the whole module."""
+    import builtins
+
+    own_print = builtins.print  # ray.init replaces it (tqdm_ray); later tests get it back
     ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR)
     try:
         yield
     finally:
         ray.shutdown()
+        builtins.print = own_print
         # Ray's session folder (under the suite's temporary folder, which must end empty)
         shutil.rmtree(Path(tempfile.gettempdir()) / "ray", ignore_errors=True)
 
