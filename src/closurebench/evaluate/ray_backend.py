@@ -51,24 +51,21 @@ from typing import Any
 
 from closurebench.evaluate.breaker import CircuitBreaker, RunAborted
 from closurebench.evaluate.cache import CompletionCache
-from closurebench.evaluate.modes import AnyInstance, Mode, get_mode
+from closurebench.evaluate.modes import AnyInstance, Mode
 from closurebench.evaluate.options import RunOptions, RunStats
-from closurebench.evaluate.progress import ProgressBar
 from closurebench.evaluate.providers.base import Completion, GenerationSettings, Provider
-from closurebench.evaluate.records import ResultWriter
 from closurebench.evaluate.requests import Requester
 from closurebench.evaluate.rundir import (
     RunLock,
     record_adaptation,
-    record_run_info,
     recorded_adaptations,
 )
 from closurebench.evaluate.runner import (
-    CACHE_FILE,
     InstanceEvaluator,
     Recorder,
-    _finish,
-    plan_run,
+    check_run,
+    finish_run,
+    open_run,
     schedule,
     stderr_notice,
     triage,
@@ -314,40 +311,28 @@ async def run_eval_ray(
             the partial summary is written first and attached).
         ConfigError: Ray missing or unreachable, an unknown mode, a bad option.
     """
-    opts = options or RunOptions()
-    opts.check()
-    settings.check()
-    the_mode = get_mode(mode) if isinstance(mode, str) else mode
-    the_mode.check_instances(instances)
+    opts, the_mode = check_run(instances, mode, settings, options)
     with RunLock(out), ray_session(address) as ray:
-        plan = plan_run(
+        run = open_run(
             instances,
             out,
-            mode=the_mode.name,
-            settings=settings,
+            the_mode,
+            settings,
+            opts,
             provider_name=provider_name,
-            keep_errors=opts.keep_errors,
-            force_new=opts.force_new,
             dataset=dataset,
             notice=notice,
-            mode_options=the_mode.identity(),
             sample=sample,
         )
-        stats = plan.stats
-        stats.run_info = the_mode.run_info()
-        record_run_info(plan.out_dir, stats.run_info)
-        cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
-        cache = CompletionCache(
-            cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
+        plan, stats, cache, writer, progress, say = (
+            run.plan,
+            run.plan.stats,
+            run.cache,
+            run.writer,
+            run.progress,
+            run.say,
         )
-        known = _known_completions(cache_path) if opts.use_cache and plan.todo else {}
-        writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
-        progress = ProgressBar(
-            opts.progress,
-            len(instances),
-            plan.selected_results() if opts.progress and plan.done_ids else (),
-        )
-        say = progress.notice_to(notice)
+        known = _known_completions(run.cache_path) if opts.use_cache and plan.todo else {}
         adaptations = list(recorded_adaptations(plan.out_dir))
         stats.adaptations = adaptations
 
@@ -475,8 +460,8 @@ async def run_eval_ray(
             writer.close()
             cache.close()
             if interrupted:
-                _finish(plan, "interrupted")
-        summary = _finish(plan, aborted.reason if aborted is not None else None)
+                finish_run(plan, "interrupted")
+        summary = finish_run(plan, aborted.reason if aborted is not None else None)
     if aborted is not None:
         aborted.summary = summary
         raise aborted

@@ -108,6 +108,7 @@ from closurebench.scoring.outcome import Score
 
 __all__ = [
     "InstanceEvaluator",
+    "OpenRun",
     "Recorder",
     "Requester",
     "RunAborted",
@@ -116,6 +117,9 @@ __all__ = [
     "RunPlan",
     "RunStats",
     "backoff_delay",
+    "check_run",
+    "finish_run",
+    "open_run",
     "plan_run",
     "run_eval",
     "schedule",
@@ -538,7 +542,7 @@ class Recorder:
             raise self.breaker.error()
 
 
-def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
+def finish_run(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     """Summarise the selected instances' results into ``summary.json``; return it.
 
     ``complete`` is True only when every selected instance has a model result. Only when
@@ -569,6 +573,95 @@ def _finish(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     plan.stats.summary = summary
     plan.stats.aborted = aborted
     return summary
+
+
+def check_run(
+    instances: Sequence[AnyInstance],
+    mode: Mode | str,
+    settings: GenerationSettings,
+    options: RunOptions | None,
+) -> tuple[RunOptions, Mode]:
+    """Check a run's options, settings and instances before its folder is touched.
+
+    Returns:
+        ``(options, mode)``: the options (defaults when None) and the mode object.
+
+    Raises:
+        ConfigError: An unknown mode, a bad option or setting, instances the mode
+            cannot take.
+    """
+    opts = options or RunOptions()
+    opts.check()
+    settings.check()
+    the_mode = get_mode(mode) if isinstance(mode, str) else mode
+    the_mode.check_instances(instances)
+    return opts, the_mode
+
+
+@dataclass
+class OpenRun:
+    """A run folder opened for writing (its lock held by the caller).
+
+    Attributes:
+        plan: What is left to do (:func:`plan_run`); ``plan.stats`` carries the run info.
+        cache_path: The completion cache's file.
+        cache: The completion cache (writes nothing with ``use_cache`` off).
+        writer: The results file's writer.
+        progress: The progress bar (over every selected instance).
+        say: One-line notices, printed above the progress bar (None: nowhere).
+    """
+
+    plan: RunPlan
+    cache_path: Path
+    cache: CompletionCache
+    writer: ResultWriter
+    progress: ProgressBar
+    say: Callable[[str], None] | None
+
+
+def open_run(
+    instances: Sequence[AnyInstance],
+    out: str | Path,
+    the_mode: Mode,
+    settings: GenerationSettings,
+    opts: RunOptions,
+    *,
+    provider_name: str,
+    dataset: str | Path | None,
+    notice: Callable[[str], None] | None,
+    sample: int | None,
+) -> OpenRun:
+    """Plan the run and open its files: what every backend does before evaluating.
+
+    Checks (or records) ``run.json`` and the mode's run info, then opens the cache,
+    the results writer and the progress bar. Call with the folder's lock held.
+    """
+    plan = plan_run(
+        instances,
+        out,
+        mode=the_mode.name,
+        settings=settings,
+        provider_name=provider_name,
+        keep_errors=opts.keep_errors,
+        force_new=opts.force_new,
+        dataset=dataset,
+        notice=notice,
+        mode_options=the_mode.identity(),
+        sample=sample,
+    )
+    plan.stats.run_info = the_mode.run_info()
+    record_run_info(plan.out_dir, plan.stats.run_info)
+    cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
+    cache = CompletionCache(
+        cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
+    )
+    writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
+    progress = ProgressBar(
+        opts.progress,
+        len(instances),
+        plan.selected_results() if opts.progress and plan.done_ids else (),
+    )
+    return OpenRun(plan, cache_path, cache, writer, progress, progress.notice_to(notice))
 
 
 async def run_eval(
@@ -611,39 +704,27 @@ async def run_eval(
             summary is written first and attached.
         ConfigError: for an unknown mode name or a bad option or setting.
     """
-    opts = options or RunOptions()
-    opts.check()
-    settings.check()
-    the_mode = get_mode(mode) if isinstance(mode, str) else mode
-    the_mode.check_instances(instances)
+    opts, the_mode = check_run(instances, mode, settings, options)
     with RunLock(out):
-        plan = plan_run(
+        run = open_run(
             instances,
             out,
-            mode=the_mode.name,
-            settings=settings,
+            the_mode,
+            settings,
+            opts,
             provider_name=str(getattr(provider, "name", "")),
-            keep_errors=opts.keep_errors,
-            force_new=opts.force_new,
             dataset=dataset,
             notice=notice,
-            mode_options=the_mode.identity(),
             sample=sample,
         )
-        stats = plan.stats
-        stats.run_info = the_mode.run_info()
-        record_run_info(plan.out_dir, stats.run_info)
-        cache_path = opts.cache_path if opts.cache_path is not None else plan.out_dir / CACHE_FILE
-        cache = CompletionCache(
-            cache_path if opts.use_cache else None, sync_interval_s=opts.sync_interval_s
+        plan, stats, cache, writer, progress, say = (
+            run.plan,
+            run.plan.stats,
+            run.cache,
+            run.writer,
+            run.progress,
+            run.say,
         )
-        writer = ResultWriter(plan.results_path, sync_interval_s=opts.sync_interval_s)
-        progress = ProgressBar(
-            opts.progress,
-            len(instances),
-            plan.selected_results() if opts.progress and plan.done_ids else (),
-        )
-        say = progress.notice_to(notice)
         requester = Requester(
             provider,
             settings,
@@ -720,8 +801,8 @@ async def run_eval(
             writer.close()
             cache.close()
             if interrupted:  # Ctrl-C or cancellation: still summarise what is done
-                _finish(plan, "interrupted")
-        summary = _finish(plan, aborted.reason if aborted is not None else None)
+                finish_run(plan, "interrupted")
+        summary = finish_run(plan, aborted.reason if aborted is not None else None)
     if aborted is not None:
         aborted.summary = summary
         raise aborted
