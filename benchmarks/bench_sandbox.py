@@ -8,6 +8,10 @@ transitive closure, print) — prints the median and p90 wall seconds of
 :func:`closurebench.sandbox.run_python` (spawn to reaped exit, graphs captured), beside
 the same program run as a plain ``python -I -c`` subprocess (no sandbox) for reference.
 Also times :func:`closurebench.sandbox.run_ein` on a warm worker at each level.
+
+Then throughput: programs per second with one and two calling threads, per level, for a
+cold interpreter per program (``warm=False``) and for the warm zygote (the default), and
+for Ein's warm worker.
 """
 
 from __future__ import annotations
@@ -18,11 +22,17 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from closurebench.sandbox import available_isolations, run_ein, run_python
 
 PROGRAMS = {
     "print(1)": "print(1)\n",
+    "bfs": (
+        "import networkx as nx\n"
+        "G = nx.gnm_random_graph(60, 150, seed=3)\n"
+        "print(sorted(nx.single_source_shortest_path_length(G, 0).items())[:5])\n"
+    ),
     "networkx": (
         "import networkx as nx\n"
         "G = nx.gnm_random_graph(100, 200, seed=7, directed=True)\n"
@@ -52,6 +62,7 @@ def _stats(samples: list[float]) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--programs", type=int, default=200, help="programs per throughput cell")
     args = parser.parse_args()
     rows: list[tuple[str, str, float, float]] = []
     for name, code in PROGRAMS.items():
@@ -69,14 +80,51 @@ def main() -> None:
             )
         )
         for level in (*available_isolations(), "none"):
-            samples = _time(lambda c=code, lv=level: run_python(c, isolation=lv), args.repeats)
-            rows.append((str(level), name, *_stats(samples)))
+            for warm in (False, True):
+                samples = _time(
+                    lambda c=code, lv=level, w=warm: run_python(c, isolation=lv, warm=w),
+                    args.repeats,
+                )
+                rows.append((f"{level} {'warm' if warm else 'cold'}", name, *_stats(samples)))
     for level in (*available_isolations(), "none"):
         samples = _time(lambda lv=level: run_ein(EIN, isolation=lv), args.repeats)
         rows.append((f"ein warm {level}", "tc", *_stats(samples)))
-    print(f"{'configuration':<16} {'program':<10} {'median s':>9} {'p90 s':>9}")
+    print(f"{'configuration':<22} {'program':<10} {'median s':>9} {'p90 s':>9}")
     for config, name, median, p90 in rows:
-        print(f"{config:<16} {name:<10} {median:>9.3f} {p90:>9.3f}")
+        print(f"{config:<22} {name:<10} {median:>9.3f} {p90:>9.3f}")
+    print()
+    print(f"throughput: {args.programs} programs per cell, graphs captured")
+    print(f"{'level':<8} {'start':<6} {'program':<10} {'threads':>7} {'programs/s':>11}")
+    for level in (*available_isolations(), "none"):
+        for warm in (False, True):
+            for name in (*PROGRAMS, "ein"):
+                if name == "ein" and not warm:
+                    continue
+                for threads in (1, 2):
+                    rate = _throughput(level, warm, name, threads, args.programs)
+                    start = "warm" if warm else "cold"
+                    print(f"{level!s:<8} {start:<6} {name:<10} {threads:>7} {rate:>11.1f}")
+
+
+def _throughput(level: object, warm: bool, name: str, threads: int, count: int) -> float:
+    """Programs per second with ``threads`` callers (each call is one sandboxed program)."""
+    if name == "ein":
+
+        def one(_: int) -> object:
+            return run_ein(EIN, isolation=str(level))
+    else:
+        code = PROGRAMS[name]
+
+        def one(_: int) -> object:
+            return run_python(code, isolation=str(level), warm=warm)
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(one, range(2 * threads)))  # warm the zygotes / workers
+        start = time.perf_counter()
+        results = list(pool.map(one, range(count)))
+        elapsed = time.perf_counter() - start
+    assert all(getattr(r, "ok", True) for r in results), results[:1]
+    return count / elapsed
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from closurebench.sandbox import (
 )
 from closurebench.sandbox import isolation as sandbox_isolation
 from closurebench.sandbox import python as sandbox_python
+from closurebench.sandbox import warm as sandbox_warm
 
 
 def test_ok_program(level: str, limits: SandboxLimits) -> None:
@@ -223,4 +224,13 @@ def test_a_wall_that_fails_to_start_stops_the_run(
 
     monkeypatch.setattr(sandbox_python, "bwrap_command", broken)
     with pytest.raises(SandboxStartError, match="setting up uid map"):
-        run_python("print(2)", limits=limits, isolation="bwrap")
+        run_python("print(2)", limits=limits, isolation="bwrap", warm=False)
+    # Warm: the zygote does not start, the program goes cold, and the cold wall fails too.
+    sandbox_warm.shutdown_zygotes()
+    monkeypatch.setattr(sandbox_warm, "bwrap_command", broken)
+    monkeypatch.setattr(sandbox_python, "_COLD_WARNED", set())
+    with (
+        pytest.warns(RuntimeWarning, match="warm zygote"),
+        pytest.raises(SandboxStartError, match="setting up uid map"),
+    ):
+        run_python("print(2)", limits=limits, isolation="bwrap", warm=True)

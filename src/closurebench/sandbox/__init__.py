@@ -12,8 +12,9 @@ No wall, no run. Layers, outermost first:
    non-local sockets, signals on I/O, ``execve`` once started). Where no wall works,
    program modes refuse (:class:`.SandboxUnavailableError`), unless the caller asks
    for ``isolation="none"`` (``--unsafe-no-sandbox``) by name;
-2. a fresh interpreter per program (``-I -S -B``) in its own session, with an
-   environment built from scratch (:mod:`.process`);
+2. a process per program, with an environment built from scratch (:mod:`.process`):
+   a fresh interpreter (``-I -S -B``) in its own session (the default), or forked
+   from a warm zygote behind the same wall (:mod:`.warm`, ``warm=True``);
 3. rlimits set by the child on itself: CPU, address space, file size, open files,
    threads (:class:`.SandboxLimits`); a wall-clock deadline and stdout/stderr caps
    enforced by the parent, which kills the sandbox (its pid namespace dies with it);

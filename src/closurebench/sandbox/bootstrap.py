@@ -37,7 +37,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["install_hook", "main", "report", "set_rlimits"]
+__all__ = ["install_hook", "main", "report", "run_program", "set_rlimits"]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _PROC_PID = re.compile(r"/proc/(\d+)(?:/|$)")
@@ -415,16 +415,24 @@ def _run(cfg: dict[str, Any]) -> int:
     return status
 
 
-def main(argv: list[str]) -> None:
-    """Entry point: ``argv[1]`` is the JSON config; never returns (``os._exit``)."""
-    cfg = json.loads(argv[1])
+def run_program(cfg: dict[str, Any]) -> int:
+    """Steps 1–6 for the config ``cfg``, then the end marker; the exit status.
+
+    The caller leaves with ``os._exit(status)``: :func:`main` for a cold program, the
+    warm zygote's forked child (:mod:`closurebench.sandbox.zygote`) for a warm one.
+    """
     try:
         status = _run(cfg)
     except MemoryError:
         os.write(int(cfg["fd"]), _MEMORY_LINE)
         status = 1
     report(int(cfg["fd"]), {"done": status})
-    os._exit(status)
+    return status
+
+
+def main(argv: list[str]) -> None:
+    """Entry point: ``argv[1]`` is the JSON config; never returns (``os._exit``)."""
+    os._exit(run_program(json.loads(argv[1])))
 
 
 if __name__ == "__main__":

@@ -18,19 +18,21 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from closurebench.sandbox.limits import SandboxLimits
 
-__all__ = ["Spawned", "child_env", "memfd", "spawn"]
+__all__ = ["TMP_PREFIX", "Spawned", "child_env", "memfd", "read_pipes", "spawn"]
 
 #: Most bytes of report lines read (graph dumps included); more kills the child.
 REPORT_BYTES = 32 * 2**20
 #: Environment variables passed through from the parent: CPU tuning only, never secrets
 #: (old OpenBLAS builds compute wrong results or crash on some processors without them).
 PASSED_THROUGH = ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")
+#: Prefix of the unsafe level's temporary directories (one per program).
+TMP_PREFIX = "closurebench-sandbox-"
 _CHUNK = 65536
 _DRAIN_SECONDS = 1.0
 
@@ -184,14 +186,51 @@ def spawn(
             with contextlib.suppress(OSError):
                 os.close(fd)
     streams = {proc.stdout: "stdout", proc.stderr: "stderr"}
+    fds = {stream.fileno(): name for stream, name in streams.items() if stream is not None}
+    fds[report_r] = "report"
+    deadline = started + limits.wall_seconds
+    killed = False
+    try:
+        killed = read_pipes(fds, limits, deadline, lambda: _kill_group(proc), out)
+    finally:
+        os.close(report_r)
+        for stream in streams:
+            if stream is not None:
+                stream.close()
+        _reap(proc, deadline, out, killed)
+    out.wall_seconds = time.monotonic() - started
+    return out
+
+
+def read_pipes(
+    fds: dict[int, str],
+    limits: SandboxLimits,
+    deadline: float,
+    kill: Callable[[], None],
+    out: Spawned,
+) -> bool:
+    """Read a child's ``stdout``, ``stderr`` and ``report`` pipes at once, with the caps.
+
+    Past ``deadline`` or a byte cap it calls ``kill`` (the whole sandbox), drains for a
+    second and stops; ``out`` gets what was read (:attr:`Spawned.timed_out`,
+    :attr:`Spawned.exceeded`, the parsed report messages). The caller closes the
+    descriptors and reaps.
+
+    Args:
+        fds: Descriptor -> ``"stdout"``, ``"stderr"`` or ``"report"``.
+        limits: The stdout and stderr caps (the report's is :data:`REPORT_BYTES`).
+        deadline: ``time.monotonic()`` past which the child is killed.
+        kill: Kills the child (and everything of its sandbox).
+        out: Filled in.
+
+    Returns:
+        Whether ``kill`` was called.
+    """
     caps = {"stdout": limits.stdout_bytes, "stderr": limits.stderr_bytes, "report": REPORT_BYTES}
     buffers = {"stdout": bytearray(), "stderr": bytearray(), "report": bytearray()}
     sel = selectors.DefaultSelector()
-    for stream, name in streams.items():
-        if stream is not None:
-            sel.register(stream.fileno(), selectors.EVENT_READ, name)
-    sel.register(report_r, selectors.EVENT_READ, "report")
-    deadline = started + limits.wall_seconds
+    for fd, name in fds.items():
+        sel.register(fd, selectors.EVENT_READ, name)
     kill_at, killed = deadline, False
     try:
         while sel.get_map():
@@ -200,7 +239,7 @@ def spawn(
                 if killed:  # drained long enough: a leftover holder of a pipe is ignored
                     break
                 out.timed_out = not out.exceeded
-                _kill_group(proc)
+                kill()
                 killed, kill_at = True, now + _DRAIN_SECONDS
                 continue
             for key, _ in sel.select(timeout=kill_at - now):
@@ -213,16 +252,10 @@ def spawn(
                 buf += chunk[: max(room, 0)]
                 if len(chunk) > room and not killed:
                     out.exceeded = key.data
-                    _kill_group(proc)
+                    kill()
                     killed, kill_at = True, time.monotonic() + _DRAIN_SECONDS
     finally:
         sel.close()
-        os.close(report_r)
-        for stream in streams:
-            if stream is not None:
-                stream.close()
-        _reap(proc, deadline, out, killed)
-    out.wall_seconds = time.monotonic() - started
     out.stdout, out.stderr = bytes(buffers["stdout"]), bytes(buffers["stderr"])
     for line in bytes(buffers["report"]).splitlines():
         try:
@@ -234,4 +267,4 @@ def spawn(
             out.messages.append(message)
         else:
             out.garbled = True
-    return out
+    return killed

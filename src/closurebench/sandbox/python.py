@@ -30,6 +30,7 @@ import signal
 import sys
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -44,8 +45,9 @@ from closurebench.sandbox.isolation import (
     require_wall,
 )
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
-from closurebench.sandbox.process import Spawned, child_env, memfd, spawn
+from closurebench.sandbox.process import TMP_PREFIX, Spawned, child_env, memfd, spawn
 from closurebench.sandbox.result import CapturedGraph, Outcome, SandboxResult
+from closurebench.sandbox.warm import fits, run_warm, warm_enabled
 
 __all__ = [
     "BOOTSTRAP",
@@ -64,12 +66,11 @@ MAX_GRAPHS = 16
 MAX_GRAPH_ITEMS = 200_000
 #: Largest program accepted, in characters (a bigger one is a ConfigError: not model output).
 MAX_PROGRAM_CHARS = 2_000_000
-#: Prefix of the temporary directories of the unsafe level (``none``).
-TMP_PREFIX = "closurebench-sandbox-"
 _PRELOADS = {"networkx": re.compile(r"\bnetworkx\b"), "numpy": re.compile(r"\bnumpy\b")}
 _INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
 _INSIDE_PROGRAM = f"{INSIDE_HOME}/program.py"
 _SWEPT = threading.Event()
+_COLD_WARNED: set[Isolation] = set()
 
 
 class SandboxStartError(ClosureBenchError, RuntimeError):
@@ -99,12 +100,14 @@ def run_python(
     isolation: Isolation | str | None = None,
     capture_graphs: bool = True,
     audit_hook: bool = True,
+    warm: bool | None = None,
 ) -> SandboxResult:
-    """Run ``code`` as a Python program in a fresh sandboxed interpreter.
+    """Run ``code`` as a Python program in its own sandboxed process.
 
     networkx, numpy and scipy are importable, with the standard library (networkx and
-    numpy are imported before the audit hook when the program names them, which also
-    lets graph capture see ``networkx``).
+    numpy are imported before the audit hook — by the warm zygote, or by a cold
+    interpreter when the program names them — which also lets graph capture see
+    ``networkx``).
 
     Args:
         code: The program text.
@@ -115,13 +118,20 @@ def run_python(
         capture_graphs: Record the networkx graphs the program builds.
         audit_hook: Install the audit hook (the tripwire). ``False`` leaves the
             program facing the wall alone: the escape tests attack it that way too.
+        warm: Fork the program from a warm zygote behind the same wall
+            (:mod:`closurebench.sandbox.warm`; about ten times the programs per
+            second), or start a cold interpreter for it (``False``). ``None``: warm
+            when ``CLOSUREBENCH_SANDBOX_WARM=1``, else cold (the default for now).
+            Programs whose ``memory_bytes`` leave too little room beyond the
+            zygote's own run cold either way.
 
     Returns:
         The :class:`SandboxResult`.
 
     Raises:
         ConfigError: ``code`` is not a string or is longer than 2,000,000 characters,
-            ``limits`` is not a :class:`SandboxLimits`, or ``isolation`` is unknown.
+            ``limits`` is not a :class:`SandboxLimits`, ``isolation`` is unknown, or
+            ``CLOSUREBENCH_SANDBOX_WARM`` is not ``0`` or ``1``.
         SandboxUnavailableError: No wall works here and ``none`` was not asked for.
         SandboxStartError: The wall failed to start this run.
 
@@ -140,10 +150,17 @@ def run_python(
     if not isinstance(limits, SandboxLimits):
         raise ConfigError(f"run_python: limits is a {type(limits).__name__}; pass a SandboxLimits")
     level = require_wall(isolation)
-    if level is Isolation.BWRAP:
-        spawned = _run_bwrap(code, limits, capture_graphs, audit_hook)
-    else:
-        spawned = _run_unsafe(code, limits, capture_graphs, audit_hook)
+    spawned = None
+    if warm_enabled(warm) and fits(limits, level):
+        config = _config(fd=0, tmp="", program="", limits=limits, code=code, capture=capture_graphs)
+        config["hook"] = audit_hook
+        try:
+            spawned = run_warm(code, config, limits, level)
+        except OSError as exc:
+            _warn_cold(level, exc)
+    if spawned is None:
+        run_cold = _run_bwrap if level is Isolation.BWRAP else _run_unsafe
+        spawned = run_cold(code, limits, capture_graphs, audit_hook)
     wall_error = next((m["wall_error"] for m in trusted(spawned) if "wall_error" in m), None)
     if wall_error is not None:
         raise SandboxStartError(f"the sandbox ({level}) failed to start a program: {wall_error}")
@@ -155,6 +172,19 @@ def run_python(
             "bubblewrap itself still works here"
         )
     return _result(spawned, level, limits.cpu_seconds)
+
+
+def _warn_cold(level: Isolation, exc: OSError) -> None:
+    """Say once per level that warm zygotes do not start here (programs then run cold)."""
+    if level in _COLD_WARNED:
+        return
+    _COLD_WARNED.add(level)
+    warnings.warn(
+        f"closurebench sandbox: {exc}; programs run in a cold interpreter each at "
+        f"{level} (slower, the same wall). Unset CLOSUREBENCH_SANDBOX_WARM to say so",
+        RuntimeWarning,
+        stacklevel=3,
+    )
 
 
 def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> Spawned:

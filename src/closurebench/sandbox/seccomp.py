@@ -32,10 +32,14 @@ from closurebench.sandbox.process import memfd
 __all__ = [
     "ARGUMENT_RULES",
     "DENIED",
+    "IPC_CALLS",
+    "PROCESS_CREATION",
     "bpf_program",
+    "child_filter",
     "exec_filter",
     "seccomp_available",
     "seccomp_fd",
+    "zygote_filter",
 ]
 
 #: System calls that kill the process whatever their arguments, with the reason.
@@ -95,6 +99,34 @@ DENIED: dict[str, str] = {
     "personality": "the execution domain",
 }
 
+#: The calls of :data:`DENIED` that create a process: the warm zygote
+#: (:mod:`.zygote`) needs ``fork``, so its filter leaves them out and every child it
+#: forks loads :func:`child_filter`, which kills them again before the program runs.
+PROCESS_CREATION = ("fork", "vfork")
+#: What outlives a process inside its IPC namespace. A cold program has that namespace
+#: to itself; a zygote's children share one, so :func:`child_filter` kills these calls
+#: (nothing one program leaves there can reach the next).
+IPC_CALLS = (
+    "shmget",
+    "shmat",
+    "shmctl",
+    "shmdt",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+    "semget",
+    "semop",
+    "semtimedop",
+    "semctl",
+    "mq_open",
+    "mq_unlink",
+    "mq_timedsend",
+    "mq_timedreceive",
+    "mq_notify",
+    "mq_getsetattr",
+)
+
 _CLONE_THREAD = 0x00010000
 _AF_UNIX = 1
 _F_SETOWN, _F_SETSIG, _F_SETOWN_EX = 8, 10, 15
@@ -140,17 +172,31 @@ def _build_exec() -> bytes:
     return _export(flt)
 
 
-def _build() -> bytes:
+def _kill_all(sc: Any, flt: Any, names: Any) -> None:
+    for name in names:
+        try:
+            flt.add_rule(sc.KILL_PROCESS, name)
+        except (ValueError, RuntimeError, OSError):  # a call this architecture lacks
+            continue
+
+
+def _build_child() -> bytes:
+    sc = _module()
+    flt: Any = sc.SyscallFilter(defaction=sc.ALLOW)
+    _kill_all(sc, flt, (*PROCESS_CREATION, "execve", "execveat", *IPC_CALLS))
+    flt.add_rule(sc.KILL_PROCESS, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))
+    return _export(flt)
+
+
+def _build(*, processes: bool = True) -> bytes:
     sc = _module()
     flt: Any = sc.SyscallFilter(defaction=sc.ALLOW)
     kill = sc.KILL_PROCESS
-    for name in DENIED:
-        try:
-            flt.add_rule(kill, name)
-        except (ValueError, RuntimeError, OSError):  # a call this architecture lacks
-            continue
+    names = DENIED if processes else [n for n in DENIED if n not in PROCESS_CREATION]
+    _kill_all(sc, flt, names)
     flt.add_rule(sc.ERRNO(errno.ENOSYS), "clone3")
-    flt.add_rule(kill, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))
+    if processes:
+        flt.add_rule(kill, "clone", sc.Arg(0, sc.MASKED_EQ, _CLONE_THREAD, 0))
     flt.add_rule(kill, "socket", sc.Arg(0, sc.NE, _AF_UNIX))
     for cmd in (_F_SETOWN, _F_SETSIG, _F_SETOWN_EX):
         flt.add_rule(kill, "fcntl", sc.Arg(1, sc.EQ, cmd))
@@ -158,10 +204,18 @@ def _build() -> bytes:
     return _export(flt)
 
 
+_BUILDERS = {
+    "main": _build,
+    "exec": _build_exec,
+    "zygote": lambda: _build(processes=False),
+    "child": _build_child,
+}
+
+
 def _cached(name: str) -> bytes:
     with _LOCK:
         if name not in _BPF:
-            _BPF[name] = _build() if name == "main" else _build_exec()
+            _BPF[name] = _BUILDERS[name]()
         return _BPF[name]
 
 
@@ -185,6 +239,29 @@ def exec_filter() -> bytes:
     return _cached("exec")
 
 
+def zygote_filter() -> bytes:
+    """The warm zygote's first filter: :func:`bpf_program` less process creation
+    (:data:`PROCESS_CREATION` and a ``clone`` without ``CLONE_THREAD``), which the
+    zygote needs to fork a child per program.
+
+    Raises:
+        ConfigError: libseccomp is missing.
+    """
+    return _cached("zygote")
+
+
+def child_filter() -> bytes:
+    """The filter each child of the zygote loads before its program runs: it kills
+    process creation again, ``execve``/``execveat`` (as :func:`exec_filter`) and the
+    System V and POSIX IPC calls (:data:`IPC_CALLS`). Stacked on :func:`zygote_filter`
+    it denies all that :func:`bpf_program` denies, and more.
+
+    Raises:
+        ConfigError: libseccomp is missing.
+    """
+    return _cached("child")
+
+
 def seccomp_available() -> tuple[bool, str]:
     """``(works, why not)``: whether the filter can be built here."""
     try:
@@ -194,10 +271,13 @@ def seccomp_available() -> tuple[bool, str]:
     return True, ""
 
 
-def seccomp_fd() -> int:
+def seccomp_fd(*, zygote: bool = False) -> int:
     """A fresh descriptor holding the filter at offset 0 (the caller passes and closes it).
+
+    Args:
+        zygote: Hold :func:`zygote_filter` instead of :func:`bpf_program`.
 
     Raises:
         ConfigError: libseccomp is missing.
     """
-    return memfd("closurebench-seccomp", bpf_program())
+    return memfd("closurebench-seccomp", zygote_filter() if zygote else bpf_program())

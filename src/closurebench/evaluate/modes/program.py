@@ -237,9 +237,10 @@ class ProgramMode(Mode, ABC):
             SandboxUnavailableError: No wall works here (no run without one).
         """
         from closurebench.sandbox import describe_isolation
+        from closurebench.sandbox.warm import warm_enabled
 
         return {
-            "sandbox": describe_isolation(self.isolation),
+            "sandbox": {**describe_isolation(self.isolation), "warm": warm_enabled()},
             "failed_program_as": str(self.failed_run_outcome),
         }
 
