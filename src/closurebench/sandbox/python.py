@@ -31,13 +31,11 @@ import sys
 import tempfile
 import threading
 import warnings
-from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ClosureBenchError, ConfigError
 from closurebench.sandbox.isolation import (
     INSIDE_HOME,
-    INSIDE_ROOT,
     Isolation,
     Mounts,
     bwrap_command,
@@ -47,7 +45,13 @@ from closurebench.sandbox.isolation import (
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
 from closurebench.sandbox.process import TMP_PREFIX, Spawned, child_env, memfd, spawn
 from closurebench.sandbox.result import CapturedGraph, Outcome, SandboxResult
-from closurebench.sandbox.warm import fits, run_warm, warm_enabled
+from closurebench.sandbox.warm import (
+    BOOTSTRAP,
+    INSIDE_BOOTSTRAP,
+    fits,
+    run_warm,
+    warm_enabled,
+)
 
 __all__ = [
     "BOOTSTRAP",
@@ -58,8 +62,6 @@ __all__ = [
     "sweep_stale_dirs",
 ]
 
-#: The child-side script.
-BOOTSTRAP = str(Path(__file__).with_name("bootstrap.py"))
 #: Most graphs captured per program.
 MAX_GRAPHS = 16
 #: Most nodes plus edges captured over all graphs of one program.
@@ -67,7 +69,6 @@ MAX_GRAPH_ITEMS = 200_000
 #: Largest program accepted, in characters (a bigger one is a ConfigError: not model output).
 MAX_PROGRAM_CHARS = 2_000_000
 _PRELOADS = {"networkx": re.compile(r"\bnetworkx\b"), "numpy": re.compile(r"\bnumpy\b")}
-_INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
 _INSIDE_PROGRAM = f"{INSIDE_HOME}/program.py"
 _SWEPT = threading.Event()
 _COLD_WARNED: set[Isolation] = set()
@@ -119,7 +120,7 @@ def run_python(
         audit_hook: Install the audit hook (the tripwire). ``False`` leaves the
             program facing the wall alone: the escape tests attack it that way too.
         warm: Fork the program from a warm zygote behind the same wall
-            (:mod:`closurebench.sandbox.warm`; about ten times the programs per
+            (:mod:`closurebench.sandbox.warm`; several times the programs per
             second), or start a cold interpreter for it (``False``). ``None``: warm
             when ``CLOSUREBENCH_SANDBOX_WARM=1``, else cold (the default for now).
             Programs whose ``memory_bytes`` leave too little room beyond the
@@ -181,7 +182,8 @@ def _warn_cold(level: Isolation, exc: OSError) -> None:
     _COLD_WARNED.add(level)
     warnings.warn(
         f"closurebench sandbox: {exc}; programs run in a cold interpreter each at "
-        f"{level} (slower, the same wall). Unset CLOSUREBENCH_SANDBOX_WARM to say so",
+        f"{level} (slower, the same wall); unset CLOSUREBENCH_SANDBOX_WARM or pass "
+        "warm=False to run cold without this warning",
         RuntimeWarning,
         stacklevel=3,
     )
@@ -207,14 +209,14 @@ def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> S
         config["sys_path"] = mounts.sys_path
         config["hook"] = hook
         config["exec_filter"] = exec_filter().hex()
-        argv = [interpreter(), "-I", "-S", "-B", _INSIDE_BOOTSTRAP, json.dumps(config)]
+        argv = [interpreter(), "-I", "-S", "-B", INSIDE_BOOTSTRAP, json.dumps(config)]
         command = bwrap_command(
             argv,
             mounts=mounts,
             tmpfs_bytes=limits.tmpfs_bytes,
             seccomp_fd=fds[0],
             data=[(fds[1], _INSIDE_PROGRAM)],
-            files=[(BOOTSTRAP, _INSIDE_BOOTSTRAP)],
+            files=[(BOOTSTRAP, INSIDE_BOOTSTRAP)],
         )
     except BaseException:
         for fd in (*report, *fds):

@@ -89,9 +89,10 @@ HEADROOM_BYTES = 128 * 2**20
 #: A zygote's address space before it is known (measured: 122 MiB with networkx and numpy).
 _ESTIMATED_VM_BYTES = 160 * 2**20
 ZYGOTE = str(Path(__file__).with_name("zygote.py"))
+#: The child-side script (a cold program runs it, a zygote's child calls it).
 BOOTSTRAP = str(Path(__file__).with_name("bootstrap.py"))
 _INSIDE_ZYGOTE = f"{INSIDE_ROOT}/zygote.py"
-_INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
+INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
 _START_SECONDS = 60.0
 _REPLY_SECONDS = 5.0
 _REPORT_FD = 3
@@ -171,7 +172,7 @@ def _command(level: Isolation, tmpfs_bytes: int, control: int) -> tuple[list[str
             mounts=mounts,
             tmpfs_bytes=tmpfs_bytes,
             seccomp_fd=fd,
-            files=[(BOOTSTRAP, _INSIDE_BOOTSTRAP), (ZYGOTE, _INSIDE_ZYGOTE)],
+            files=[(BOOTSTRAP, INSIDE_BOOTSTRAP), (ZYGOTE, _INSIDE_ZYGOTE)],
         )
     except BaseException:
         os.close(fd)
