@@ -152,13 +152,216 @@ def test_sat_child_is_warm_and_replaced_after_a_kill() -> None:
     medium = gnp("colour-medium", 2, 30, 0.5)
     expected = chromatic_number(30, medium).value
     assert chromatic_number(30, medium, method="sat").value == expected
-    first = _sat_worker._WARM[os.getpid()]
+    first = _sat_worker._WARM[os.getpid()][0]
+    assert first is not None
     assert chromatic_number(30, medium, method="sat").value == expected
-    assert _sat_worker._WARM[os.getpid()] is first  # one child serves both jobs
+    assert _sat_worker._WARM[os.getpid()][0] is first  # one child serves both jobs
     with pytest.raises(SolverTimeout, match="CaDiCaL"):
         chromatic_number(60, hard, method="sat", time_limit=0.05)
-    assert first.poll() is not None and os.getpid() not in _sat_worker._WARM  # killed
+    assert first.proc.poll() is not None  # killed and reaped
+    assert _sat_worker._WARM[os.getpid()][0] is None
     assert chromatic_number(30, medium, method="sat").value == expected  # a fresh child
+
+
+def forced_cubes(monkeypatch: pytest.MonkeyPatch, workers: int = 2, target: int = 6) -> None:
+    """Make the SAT method split every level it cannot settle at once into cubes."""
+    from closurebench.graphs.exact import _sat_worker
+
+    monkeypatch.setattr(_sat_worker, "CONFLICT_BUDGET", -1)  # every level is split
+    monkeypatch.setattr(_sat_worker, "TABU_MOVES", 0)
+    monkeypatch.setattr(_sat_worker, "WORKERS", workers)
+    monkeypatch.setattr(_sat_worker, "CUBE_TARGET", target)
+
+
+def test_cube_and_conquer_matches_brute_force_and_dsatur(monkeypatch: pytest.MonkeyPatch) -> None:
+    forced_cubes(monkeypatch)
+    for k in range(40):
+        g = rng(0, "test", "colour-cubes", k)
+        n = int(g.integers(5, 11))
+        edges = gnp("colour-cubes", k, n, float(g.uniform(0.3, 0.9)))
+        r = chromatic_number(n, edges, method="sat")
+        assert r.value == brute_force_chi(n, edges), k
+        assert check_colouring(n, edges, list(r.colouring), optimum=r.value).ok
+    for k in range(12):  # larger graphs, where levels really are split (counted below)
+        n, p = (18, 24, 30)[k % 3], (0.3, 0.5, 0.7)[k % 3]
+        edges = gnp("colour-cubes-medium", k, n, p)
+        r = chromatic_number(n, edges, method="sat")
+        assert r.value == chromatic_number(n, edges).value, k
+        assert check_colouring(n, edges, list(r.colouring), optimum=r.value).ok
+
+
+def test_cube_and_conquer_splits_and_resumes() -> None:
+    from closurebench.graphs.exact._common import Deadline, adjacency_bitsets
+    from closurebench.graphs.exact._sat_worker import solve_with_cubes
+    from closurebench.graphs.exact.clique import max_clique
+    from closurebench.graphs.exact.coloring import dsatur_greedy
+
+    n = 24
+    edges = gnp("colour-medium", 2, n, 0.5)
+    adj = adjacency_bitsets(n, edges)
+    clique = max_clique(adj)
+    order = clique + [v for v in range(n) if v not in clique]
+    job = {"n": n, "edges": edges, "order": order, "omega": len(clique)}
+    job["colouring"] = list(range(n))  # a poor bound: several satisfiable levels
+    chi = chromatic_number(n, edges).value
+    seen = []
+    for workers in (1, 2, 2):
+        colour, stats = solve_with_cubes(
+            job, adj, Deadline(60.0, "x"), budget=-1, workers=workers, target=4, tabu_moves=0
+        )
+        assert len(set(colour)) == chi and check_colouring(n, edges, colour, optimum=chi).ok
+        assert stats["splits"] >= 2 and stats["tabu"] == 0  # SAT levels went through cubes
+        seen.append(colour)
+    assert seen[0] == seen[1] == seen[2]  # independent of the number of children
+    colour, stats = solve_with_cubes(
+        job | {"colouring": dsatur_greedy(adj)}, adj, Deadline(60.0, "x"), budget=1
+    )
+    assert len(set(colour)) == chi
+
+
+def test_sat_colouring_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None:
+    edges = gnp("colour-determinism", 0, 40, 0.5)
+    default = [chromatic_number(40, edges, method="sat").colouring for _ in range(2)]
+    assert default[0] == default[1]
+    runs = []
+    for workers in (1, 2, 2):
+        with monkeypatch.context() as m:
+            forced_cubes(m, workers=workers, target=12)
+            runs.append(chromatic_number(40, edges, method="sat").colouring)
+    assert runs[0] == runs[1] == runs[2]
+    assert max(runs[0]) == max(default[0]) == chromatic_number(40, edges).value - 1
+
+
+def test_timeout_in_the_cube_phase_kills_the_children(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import select as real_select
+    import types
+
+    from closurebench.graphs.exact import _sat_worker
+
+    made: list[object] = []
+    real_init = _sat_worker._Child.__init__
+    real_send = _sat_worker._Pool.send
+    cubes_sent = []
+
+    def record(self: object) -> None:
+        real_init(self)  # type: ignore[arg-type]
+        made.append(self)
+
+    def send(self: object, i: int, request: dict[str, object], tag: object) -> None:
+        real_send(self, i, request, tag)  # type: ignore[arg-type]
+        if request.get("op") == "cube":
+            cubes_sent.append(i)
+
+    def select(r: list[int], w: list[int], x: list[int], timeout: float | None = None) -> tuple:
+        if cubes_sent:  # the deadline passes while cubes are owed, however fast they are
+            return [], [], []
+        return real_select.select(r, w, x, timeout)
+
+    monkeypatch.setattr(_sat_worker._Child, "__init__", record)
+    monkeypatch.setattr(_sat_worker._Pool, "send", send)
+    monkeypatch.setattr(_sat_worker, "select", types.SimpleNamespace(select=select))
+    forced_cubes(monkeypatch, workers=2, target=48)
+    hard = gnp("colour-timeout", 0, 60, 0.5)
+    before = [c for c in _sat_worker._WARM.get(os.getpid(), []) if c is not None]
+    with pytest.raises(SolverTimeout, match="CaDiCaL"):
+        chromatic_number(60, hard, method="sat", time_limit=60.0)
+    assert sorted(set(cubes_sent)) == [0, 1]  # both children were solving cubes
+    pool = _sat_worker._WARM[os.getpid()]
+    seen = before + made
+    assert pool == [None, None]  # both owed a reply: both were killed ...
+    assert seen and all(child.proc.poll() is not None for child in seen)  # type: ignore[attr-defined]
+    monkeypatch.undo()
+    medium = gnp("colour-medium", 2, 30, 0.5)  # ... and fresh children serve the next solve
+    assert chromatic_number(30, medium, method="sat").value == chromatic_number(30, medium).value
+
+
+def test_encoding_models_are_the_symmetry_broken_colourings() -> None:
+    import itertools
+
+    from pysat.solvers import Solver
+
+    from closurebench.graphs.exact._common import adjacency_bitsets
+    from closurebench.graphs.exact._sat_child import clauses
+    from closurebench.graphs.exact._sat_cubes import cubes
+    from closurebench.graphs.exact.clique import max_clique
+
+    for t in range(25):
+        g = rng(0, "test", "colour-encoding", t)
+        n = int(g.integers(2, 8))
+        edges = gnp("colour-encoding", t, n, float(g.uniform(0.2, 0.8)))
+        adj = adjacency_bitsets(n, edges)
+        clique = max_clique(adj)
+        omega = len(clique)
+        order = clique + sorted(set(range(n)) - set(clique), key=lambda v: (-adj[v].bit_count(), v))
+        for k in range(omega, omega + 3):
+            expected = set()
+            for col in itertools.product(range(k), repeat=n):
+                if any(col[u] == col[v] for u, v in edges):
+                    continue
+                if any(col[v] != c for c, v in enumerate(clique)):
+                    continue
+                used, ok = omega, True
+                for v in order[omega:]:
+                    ok = ok and col[v] <= used
+                    used = max(used, col[v] + 1)
+                if ok:
+                    expected.add(col)
+            models = set()
+            with Solver(name="cadical195", bootstrap_with=clauses(n, edges, order, omega, k)) as s:
+                for model in s.enum_models():
+                    true = {lit for lit in model if lit > 0}
+                    col = tuple(
+                        next(c for c in range(k) if v * k + c + 1 in true) for v in range(n)
+                    )
+                    models.add(col)
+            assert models == expected, (t, k)
+            for target in (1, 3, 50):  # every colouring extends exactly one cube
+                cover = cubes(adj, order, omega, k, target=target)
+                for col in expected:
+                    hits = [cb for cb in cover if all(col[v] == c for v, c in cb)]
+                    assert len(hits) == 1, (t, k, target)
+                if not expected:
+                    assert all(
+                        not Solver(
+                            name="cadical195",
+                            bootstrap_with=clauses(n, edges, order, omega, k)
+                            + [[v * k + c + 1] for v, c in cb],
+                        ).solve()
+                        for cb in cover
+                    )
+
+
+def test_tabu_colouring_and_heavy_clique() -> None:
+    import networkx as nx
+
+    from closurebench.graphs.exact._common import adjacency_bitsets
+    from closurebench.graphs.exact._sat_cubes import heavy_clique, tabu_colouring
+    from closurebench.graphs.exact.clique import max_clique
+
+    for t in range(30):
+        g = rng(0, "test", "colour-tabu", t)
+        n = int(g.integers(3, 26))
+        edges = gnp("colour-tabu", t, n, float(g.uniform(0.1, 0.8)))
+        adj = adjacency_bitsets(n, edges)
+        chi = chromatic_number(n, edges).value
+        start = [0] * n
+        found = tabu_colouring(adj, chi, start, max_moves=20000, seed=t)
+        assert found is not None and max(found) < chi
+        assert all(found[u] != found[v] for u, v in edges)
+        assert found == tabu_colouring(adj, chi, start, max_moves=20000, seed=t)
+        if chi > 1:
+            assert tabu_colouring(adj, chi - 1, start, max_moves=500) is None
+        mc = max_clique(adj)
+        heavy = heavy_clique(adj, mc)
+        assert len(heavy) == len(mc)
+        assert all(adj[a] >> b & 1 for i, a in enumerate(heavy) for b in heavy[i + 1 :])
+        graph = nx.Graph(edges)
+        graph.add_nodes_from(range(n))
+        best = max(
+            sum(graph.degree(v) for v in q) for q in nx.find_cliques(graph) if len(q) == len(mc)
+        )
+        assert sum(adj[v].bit_count() for v in heavy) == best
 
 
 def test_sat_child_reports_a_bad_job_as_a_solver_error() -> None:
@@ -171,3 +374,7 @@ def test_sat_child_reports_a_bad_job_as_a_solver_error() -> None:
     # The child survived its error reply and still answers.
     ok = {"n": 3, "edges": [[0, 1], [1, 2], [0, 2]], "order": [0, 1, 2], "omega": 3}
     assert solve_in_child(ok | {"colouring": [0, 1, 2]}, Deadline(30.0, "x")) == [0, 1, 2]
+    with pytest.raises(SolverError, match="improve without an open descent"):
+        solve_in_child({"op": "improve", "colouring": [0], "budget": 1}, Deadline(30.0, "x"))
+    with pytest.raises(SolverError, match="unknown op"):
+        solve_in_child({"op": "nope"}, Deadline(30.0, "x"))

@@ -1,12 +1,38 @@
-"""The colouring SAT method's child process: one warm child per process, killed on timeout.
+"""The colouring SAT method's child processes: warm, several per process, killed on timeout.
 
-CaDiCaL cannot be interrupted in-process through python-sat, so the SAT search runs in a
-child (:mod:`closurebench.graphs.exact._sat_child`) that is killed when the time limit is
-spent. Starting one costs ~0.15 s (importing python-sat), so each process keeps one warm
-child in ``--serve`` mode and sends it one JSON line per job; after a kill or a crash the
-next job starts a fresh child. A forked process never reuses its parent's child (the
-owning pid is checked), and a lock serialises threads. Where ``select`` cannot wait on a
-pipe (Windows), every job runs in a one-shot child instead.
+CaDiCaL cannot be interrupted in-process through python-sat, so the SAT search runs in
+children (:mod:`closurebench.graphs.exact._sat_child`) that are killed when the time limit
+is spent. Starting one costs ~0.15 s (importing python-sat), so each process keeps its
+children warm in ``--serve`` mode and sends them one JSON line per request; after a kill or
+a crash the next request starts a fresh child. A forked process never reuses its parent's
+children (the owning pid is checked), and a lock serialises threads. Where ``select``
+cannot wait on a pipe (Windows), a job runs as one unlimited descent in a one-shot child.
+
+:func:`solve_with_cubes` is the SAT method's proof (cube and conquer):
+
+1. Child 0 descends from the greedy bound with one incremental solver, each SAT call
+   limited to :data:`CONFLICT_BUDGET` conflicts. A call that ends (SAT: a better
+   colouring; UNSAT: optimality) is final. Most levels of most graphs end this way.
+2. At a level ``k`` whose call ran out of budget, a tabu search
+   (:func:`closurebench.graphs.exact._sat_cubes.tabu_colouring`, at most
+   :data:`TABU_MOVES` moves, seeded) looks for a ``k``-colouring. If it finds one, child 0
+   takes it as its new bound (checked proper there and here) and goes on with step 1.
+3. Otherwise the level is split into cubes
+   (:func:`closurebench.graphs.exact._sat_cubes.cubes`), which :data:`WORKERS` children
+   (child 0 among them) solve at once, each with its own incremental cube solver, taking
+   the next unsolved cube when free. All cubes UNSAT: ``chi > k``, and the colouring
+   with ``k + 1`` colours from step 1 is optimal.
+4. Otherwise let ``j`` be the lowest-numbered satisfiable cube (every cube below it is
+   solved first): child 0's descent solver solves level ``k`` under cube ``j``
+   (satisfiable, the same models), takes that colouring and goes on with step 1.
+
+The returned colouring is a function of the requests child 0 receives, which depend only
+on the graph, the budget, the tabu search (a deterministic function of its arguments) and
+which cubes are satisfiable (a fact of the formula), never on which child finished first
+or how many children there are. The proof of ``chi > k`` is CaDiCaL's: UNSAT of the whole
+level, or of every cube of a cover of it. On Windows the job runs as one unlimited descent
+in a one-shot child instead (also deterministic, but its colouring can differ from the one
+returned elsewhere).
 """
 
 from __future__ import annotations
@@ -18,17 +44,67 @@ import select
 import subprocess
 import sys
 import threading
+from collections import deque
 from pathlib import Path
+from typing import Any
 
 from closurebench.errors import shorten
 from closurebench.graphs.exact._common import Deadline
+from closurebench.graphs.exact._sat_cubes import cubes, tabu_colouring
 from closurebench.graphs.exact.errors import SolverError, SolverTimeout
 
-__all__ = ["solve_in_child"]
+__all__ = [
+    "CONFLICT_BUDGET",
+    "CUBE_TARGET",
+    "TABU_MOVES",
+    "WORKERS",
+    "solve_in_child",
+    "solve_with_cubes",
+]
+
+#: Conflicts per SAT call of the descent before its level is split into cubes.
+CONFLICT_BUDGET = 5000
+#: Children solving cubes at once (the result does not depend on it).
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: The fewest cubes a hard level is split into.
+CUBE_TARGET = 48
+#: Moves of the tabu search that looks for a colouring at an open level.
+TABU_MOVES = 6000
 
 _SCRIPT = str(Path(__file__).with_name("_sat_child.py"))
 _LOCK = threading.Lock()
-_WARM: dict[int, subprocess.Popen[str]] = {}  # owning pid -> its warm child
+
+
+class _Child:
+    """A serving child and the bytes it wrote that are not yet split into reply lines.
+
+    Replies are read with ``os.read`` into ``buf``, never through a buffered reader, so a
+    reply already read from the pipe can never hide from ``select``.
+    """
+
+    __slots__ = ("buf", "proc")
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, _SCRIPT, "--serve"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            bufsize=0,
+        )
+        self.buf = bytearray()
+
+    def line(self) -> bytes | None:
+        """The next complete reply line already read, if any."""
+        end = self.buf.find(b"\n")
+        if end < 0:
+            return None
+        out = bytes(self.buf[: end + 1])
+        del self.buf[: end + 1]
+        return out
+
+
+_WARM: dict[int, list[_Child | None]] = {}  # owning pid -> warm children
 
 
 def _timeout(deadline: Deadline) -> float | None:
@@ -48,11 +124,14 @@ def _failed(status: object, stderr: str) -> SolverError:
     )
 
 
-def _reply(line: str) -> list[int]:
-    reply = json.loads(line)
+def _checked(reply: dict[str, Any]) -> dict[str, Any]:
     if "error" in reply:
         raise SolverError(f"chromatic_number: the SAT child failed: {shorten(reply['error'])}")
-    return [int(c) for c in reply["colouring"]]
+    return reply
+
+
+def _colouring(reply: dict[str, Any]) -> list[int]:
+    return [int(c) for c in _checked(reply)["colouring"]]
 
 
 def _one_shot(job: dict[str, object], deadline: Deadline) -> list[int]:
@@ -69,57 +148,145 @@ def _one_shot(job: dict[str, object], deadline: Deadline) -> list[int]:
         raise _timed_out(deadline) from None
     if done.returncode != 0 or not done.stdout.strip():
         raise _failed(done.returncode, done.stderr)
-    return _reply(done.stdout)
+    return _colouring(json.loads(done.stdout))
 
 
-def _stop(proc: subprocess.Popen[str]) -> str:
+def _stop(proc: subprocess.Popen[bytes]) -> str:
     """Kill ``proc``, reap it and return what it wrote to stderr."""
     proc.kill()
     try:
         _, err = proc.communicate(timeout=5)
     except (subprocess.TimeoutExpired, ValueError, OSError):
-        err = ""
-    return err or ""
+        err = b""
+    return (err or b"").decode("utf-8", "replace")
 
 
-def _warm() -> subprocess.Popen[str]:
-    pid = os.getpid()
-    proc = _WARM.get(pid)
-    if proc is None or proc.poll() is not None:
-        proc = subprocess.Popen(
-            [sys.executable, _SCRIPT, "--serve"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        _WARM[pid] = proc
-    return proc
+class _Pool:
+    """This process's warm children for one solve; every request is answered or killed.
 
+    ``pending[i]`` holds the tags of child ``i``'s unanswered requests, in order (a child
+    answers in order). Whenever a solve ends with requests unanswered (a timeout, an
+    error), the children that owe replies are killed, so a later solve never reads a stale
+    reply; idle children stay warm.
+    """
 
-def _with_warm(job: dict[str, object], deadline: Deadline) -> list[int]:
-    proc = _warm()
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        proc.stdin.write(json.dumps(job) + "\n")
-        proc.stdin.flush()
-        ready, _, _ = select.select([proc.stdout], [], [], _timeout(deadline))
-    except (BrokenPipeError, OSError):
-        del _WARM[os.getpid()]
-        raise _failed(proc.poll(), _stop(proc)) from None
-    if not ready:
-        del _WARM[os.getpid()]
-        _stop(proc)
-        raise _timed_out(deadline)
-    line = proc.stdout.readline()
-    if not line:
-        del _WARM[os.getpid()]
-        raise _failed(proc.poll(), _stop(proc))
-    return _reply(line)
+    def __init__(self, deadline: Deadline) -> None:
+        self.deadline = deadline
+        self.procs = _WARM.setdefault(os.getpid(), [])
+        self.pending: dict[int, deque[object]] = {}
+
+    def _child(self, i: int) -> _Child:
+        while len(self.procs) <= i:
+            self.procs.append(None)
+        child = self.procs[i]
+        if child is None or child.proc.poll() is not None:
+            child = _Child()
+            self.procs[i] = child
+        return child
+
+    def _drop(self, i: int) -> str:
+        """Kill child ``i`` and forget it; its stderr."""
+        child = self.procs[i]
+        self.procs[i] = None
+        self.pending.pop(i, None)
+        return _stop(child.proc) if child is not None else ""
+
+    def send(self, i: int, request: dict[str, object], tag: object) -> None:
+        """Send ``request`` to child ``i`` (started if needed); its reply will carry ``tag``."""
+        proc = self._child(i).proc
+        assert proc.stdin is not None
+        try:
+            data = memoryview((json.dumps(request) + "\n").encode())
+            while data:  # an unbuffered pipe may take a long line in parts
+                data = data[proc.stdin.write(data) or 0 :]
+        except (BrokenPipeError, OSError):
+            status = proc.poll()
+            raise _failed(status, self._drop(i)) from None
+        self.pending.setdefault(i, deque()).append(tag)
+
+    def receive(self) -> tuple[int, object, dict[str, Any]]:
+        """The next reply of any child that owes one: ``(child, tag, reply)``.
+
+        Raises:
+            SolverTimeout: the deadline was spent first.
+            SolverError: a child died.
+        """
+        while True:
+            owing: dict[int, int] = {}
+            for i, tags in sorted(self.pending.items()):
+                child = self.procs[i]
+                if not tags or child is None:
+                    continue
+                line = child.line()
+                if line is not None:
+                    return i, tags.popleft(), json.loads(line)
+                assert child.proc.stdout is not None
+                owing[child.proc.stdout.fileno()] = i
+            if not owing:
+                raise RuntimeError("no reply is owed")
+            ready, _, _ = select.select(list(owing), [], [], _timeout(self.deadline))
+            if not ready:
+                raise _timed_out(self.deadline)
+            for fd in sorted(ready):
+                i = owing[fd]
+                chunk = os.read(fd, 1 << 16)
+                child = self.procs[i]
+                assert child is not None
+                if not chunk:  # EOF: the child died
+                    raise _failed(child.proc.poll(), self._drop(i))
+                child.buf += chunk
+
+    def call(self, i: int, request: dict[str, object]) -> dict[str, Any]:
+        """Send one request to child ``i`` and wait for its reply (nothing else is owed)."""
+        self.send(i, request, "call")
+        _, _, reply = self.receive()
+        return _checked(reply)
+
+    def drain(self) -> None:
+        """Wait for every owed reply (keeps the children in step)."""
+        while any(self.pending.values()):
+            _checked(self.receive()[2])
+
+    def abandon(self) -> None:
+        """Kill every child that still owes a reply."""
+        for i, tags in list(self.pending.items()):
+            if tags:
+                self._drop(i)
+
+    def first_sat_cube(
+        self, load: dict[str, object], todo: list[list[tuple[int, int]]], workers: int
+    ) -> int | None:
+        """Index of the lowest satisfiable cube of ``todo`` (``None``: all are UNSAT)."""
+        status: list[bool | None] = [None] * len(todo)
+        lowest_sat = len(todo)
+        nxt = 0
+
+        def feed(i: int) -> None:
+            nonlocal nxt
+            if nxt < lowest_sat:
+                self.send(i, {"op": "cube", "cube": todo[nxt]}, nxt)
+                nxt += 1
+
+        for i in range(min(workers, len(todo))):
+            self.send(i, load, "load")
+            feed(i)
+        while any(s is None for s in status[:lowest_sat]):
+            i, tag, reply = self.receive()
+            _checked(reply)
+            if isinstance(tag, int):
+                status[tag] = bool(reply["sat"])
+                if status[tag]:
+                    lowest_sat = min(lowest_sat, tag)
+            if not self.pending.get(i):
+                feed(i)
+        self.drain()
+        return lowest_sat if lowest_sat < len(todo) else None
 
 
 def solve_in_child(job: dict[str, object], deadline: Deadline) -> list[int]:
-    """Run one job of :mod:`~closurebench.graphs.exact._sat_child`; its optimal colouring.
+    """Run one job of :mod:`~closurebench.graphs.exact._sat_child` (an unlimited descent).
+
+    Returns its optimal colouring.
 
     Raises:
         SolverTimeout: ``deadline`` was spent first (the child is killed).
@@ -128,11 +295,86 @@ def solve_in_child(job: dict[str, object], deadline: Deadline) -> list[int]:
     if os.name == "nt":
         return _one_shot(job, deadline)
     with _LOCK:
-        return _with_warm(job, deadline)
+        pool = _Pool(deadline)
+        try:
+            return _colouring(pool.call(0, job))
+        finally:
+            pool.abandon()
+
+
+def solve_with_cubes(
+    job: dict[str, Any],
+    adj: list[int],
+    deadline: Deadline,
+    *,
+    budget: int | None = None,
+    workers: int | None = None,
+    target: int | None = None,
+    tabu_moves: int | None = None,
+) -> tuple[list[int], dict[str, int]]:
+    """The optimal colouring of a job, proven by cube and conquer (module docstring).
+
+    Args:
+        job: ``n``, ``edges``, ``order``, ``omega`` and ``colouring`` (see
+            :mod:`~closurebench.graphs.exact._sat_child`).
+        adj: The graph's adjacency bitsets (for the cubes).
+        deadline: Every child that owes a reply is killed when it is spent.
+        budget: Conflicts per descent call (default :data:`CONFLICT_BUDGET`).
+        workers: Children solving cubes (default :data:`WORKERS`).
+        target: The fewest cubes per split level (default :data:`CUBE_TARGET`).
+        tabu_moves: Tabu-search moves per open level (default :data:`TABU_MOVES`; ``0``:
+            no tabu search).
+
+    Returns:
+        The colouring and counts: ``calls`` (descent SAT calls), ``tabu`` (open levels
+        the tabu search coloured), ``splits`` (levels split into cubes) and ``cubes``
+        (cubes generated).
+
+    Raises:
+        SolverTimeout: ``deadline`` was spent first (the children are killed).
+        SolverError: a child failed (its message says why).
+    """
+    stats = {"calls": 0, "tabu": 0, "splits": 0, "cubes": 0}
+    if os.name == "nt":
+        return _one_shot(job, deadline), stats
+    budget = CONFLICT_BUDGET if budget is None else budget
+    workers = WORKERS if workers is None else max(1, workers)
+    target = CUBE_TARGET if target is None else target
+    tabu_moves = TABU_MOVES if tabu_moves is None else tabu_moves
+    with _LOCK:
+        pool = _Pool(deadline)
+        try:
+            reply = pool.call(0, {"op": "descend", **job, "budget": budget})
+            while reply["open"] is not None:
+                k = int(reply["open"])
+                found = None
+                if tabu_moves > 0:
+                    found = tabu_colouring(
+                        adj, k, _colouring(reply), max_moves=tabu_moves, deadline=deadline
+                    )
+                if found is not None:
+                    if len(found) != job["n"] or any(found[u] == found[v] for u, v in job["edges"]):
+                        raise SolverError("chromatic_number: the tabu colouring is not proper")
+                    stats["tabu"] += 1
+                    request = {"op": "improve", "colouring": found, "budget": budget}
+                    reply = pool.call(0, request)
+                    continue
+                todo = cubes(adj, job["order"], job["omega"], k, target=target)
+                stats["splits"] += 1
+                stats["cubes"] += len(todo)
+                load = {key: job[key] for key in ("n", "edges", "order", "omega")}
+                j = pool.first_sat_cube(load | {"op": "load", "k": k}, todo, workers)
+                if j is None:
+                    break
+                reply = pool.call(0, {"op": "resume", "cube": todo[j], "budget": budget})
+            stats["calls"] = int(reply["calls"])
+            return _colouring(reply), stats
+        finally:
+            pool.abandon()
 
 
 @atexit.register
 def _close_warm() -> None:
-    proc = _WARM.pop(os.getpid(), None)
-    if proc is not None:
-        _stop(proc)
+    for child in _WARM.pop(os.getpid(), []):
+        if child is not None:
+            _stop(child.proc)

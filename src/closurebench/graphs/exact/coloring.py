@@ -9,10 +9,14 @@
   then smallest id) and only opens one new colour per node. Exhausting the tree proves
   the answer; the clique alone proves it whenever ``chi == omega``.
 * ``"sat"``: CaDiCaL (python-sat) on a k-colourability encoding with the colour symmetry
-  broken completely (clique first, then colours in order of first use), descending from
-  the greedy bound until UNSAT, in a child process that is killed at the time limit
-  (:mod:`closurebench.graphs.exact._sat_child`). CaDiCaL's proof, not the DSATUR tree,
-  closes the bound, so the two methods cross-check each other at every ``n``.
+  broken completely (the maximum clique of largest degree sum first, then colours in
+  order of first use), descending from the greedy bound until UNSAT, in child processes
+  that are killed at the time limit (:mod:`closurebench.graphs.exact._sat_child`). A
+  level that resists a conflict budget gets a tabu search for a colouring, then is split
+  into cubes that two children solve at once
+  (:mod:`closurebench.graphs.exact._sat_worker`); the colouring returned does not depend
+  on timing. CaDiCaL's proof, not the DSATUR tree, closes the bound, so the two methods
+  cross-check each other at every ``n``; it is the fast route at n = 60, p = 0.5.
 * ``"ilp"``: a symmetry-broken assignment formulation solved by HiGHS
   (``scipy.optimize.milp``, ``mip_rel_gap=0``, status checked); a third route, practical
   for ``n <= 40`` and sparse graphs.
@@ -48,7 +52,8 @@ from closurebench.graphs.exact._common import (
     solve_by_method,
 )
 from closurebench.graphs.exact._highs import solve_binary_milp, sparse_rows
-from closurebench.graphs.exact._sat_worker import solve_in_child
+from closurebench.graphs.exact._sat_cubes import heavy_clique
+from closurebench.graphs.exact._sat_worker import solve_with_cubes
 from closurebench.graphs.exact.clique import max_clique
 from closurebench.graphs.exact.errors import SolverError
 
@@ -414,21 +419,33 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
 
 
 def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
-    """CaDiCaL on a symmetry-broken k-colourability encoding, in a child process.
+    """CaDiCaL on a symmetry-broken k-colourability encoding, in child processes.
 
-    The clique (checked) and a greedy DSATUR colouring (checked proper) bound the search;
-    the child (:mod:`closurebench.graphs.exact._sat_child`, which documents the encoding)
-    descends from the greedy bound until CaDiCaL proves UNSAT. It runs as a separate,
-    warm process (:mod:`closurebench.graphs.exact._sat_worker`) because CaDiCaL cannot be
-    interrupted in-process: the child is killed when ``deadline`` is spent. The proof is
-    CaDiCaL's, independent of the DSATUR tree.
+    The clique (checked) and a greedy DSATUR colouring (checked proper) bound the search.
+    Among the maximum cliques, the one with the largest degree sum is pinned to colours
+    ``0..omega-1`` (:func:`~closurebench.graphs.exact._sat_cubes.heavy_clique`; any clique
+    makes the symmetry breaking valid, this one makes CaDiCaL's proofs much shorter), then
+    the other vertices follow by non-increasing degree. A child
+    (:mod:`closurebench.graphs.exact._sat_child`, which documents the encoding) descends
+    from the greedy bound until CaDiCaL proves UNSAT; a level that resists a conflict
+    budget is split into cubes solved by two children at once
+    (:func:`~closurebench.graphs.exact._sat_worker.solve_with_cubes`, which explains why
+    the colouring returned does not depend on timing). Children are separate, warm
+    processes because CaDiCaL cannot be interrupted in-process: they are killed when
+    ``deadline`` is spent. The proof is CaDiCaL's, independent of the DSATUR tree.
     """
     adj, clique, greedy = _checked_bounds(n, keys, deadline)
+    clique = heavy_clique(adj, clique, deadline)
+    if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
+        raise SolverError(f"chromatic_number: {clique} is not a clique")
     omega = len(clique)
     members = set(clique)
     rest = sorted((v for v in range(n) if v not in members), key=lambda v: (-adj[v].bit_count(), v))
     job = {"n": n, "edges": keys, "order": clique + rest, "omega": omega, "colouring": greedy}
-    colour = greedy if max(greedy, default=-1) + 1 <= omega else solve_in_child(job, deadline)
+    if max(greedy, default=-1) + 1 <= omega:
+        colour = greedy
+    else:
+        colour, _ = solve_with_cubes(job, adj, deadline)
     if len(colour) != n or any(colour[a] == colour[b] for a, b in keys):
         raise SolverError("chromatic_number: the SAT colouring is not proper")
     colouring = _relabel(colour)
@@ -458,8 +475,8 @@ def chromatic_number(
         n: Number of nodes.
         edges: ``(u, v)`` or ``(u, v, w)``; weights are ignored.
         time_limit: Seconds before :class:`SolverTimeout` is raised.
-        method: ``"dsatur"`` (branch and bound, default), ``"sat"`` (CaDiCaL, in a child
-            process) or ``"ilp"`` (HiGHS).
+        method: ``"dsatur"`` (branch and bound, default), ``"sat"`` (CaDiCaL, in child
+            processes; the fastest proof on dense graphs) or ``"ilp"`` (HiGHS).
 
     Returns:
         The chromatic number, one optimal colouring and the certificate.
