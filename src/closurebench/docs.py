@@ -864,8 +864,8 @@ makes the run a `runtime_error`."""
 
 
 _SANDBOX_WARM = """\
-With `{env}=1` (or `run_python(..., warm=True)`) a Python program is forked from a warm
-**zygote** (opt-in for now; the default is a cold interpreter per program): an
+By default a Python program is forked from a warm **zygote** (`{env}=0` or
+`run_python(..., warm=False)` starts a cold interpreter per program instead): an
 interpreter that has imported {preload} once, started behind the same wall (the same
 bubblewrap command, mounts, tmpfs, namespaces, uid and filter, less `fork`), so a
 program no longer pays ~0.15 s of imports. Each program is still its own process: the
@@ -880,8 +880,8 @@ program gets a fresh one. Up to {idle} idle zygotes are kept per level and tmpfs
 The children of one zygote share its string hash seed; Python's and numpy's random
 generators are reseeded in each. A program whose `memory_bytes` leaves less than
 {headroom} MiB beyond the zygote's own address space runs cold anyway (the zygote's
-imports count against it, as a cold program's imports do). Ein programs run in their own
-warm worker."""
+imports count against it, as a cold program's imports do); where zygotes do not start,
+programs run cold after one warning. Ein programs run in their own warm worker."""
 
 
 def _sandbox_page() -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,3 +39,17 @@ def level(request: pytest.FixtureRequest) -> str:
 def limits() -> SandboxLimits:
     """The tests' caps (see :data:`LIMITS`)."""
     return LIMITS
+
+
+@pytest.fixture
+def no_idle_zygotes() -> Iterator[None]:
+    """End this process's idle warm zygotes around a test that counts sandbox processes.
+
+    Idle zygotes (``bwrap ... bootstrap.py``) legitimately outlive the programs they ran;
+    a test that asserts no sandbox process is left must only see its own.
+    """
+    from closurebench.sandbox.warm import shutdown_zygotes
+
+    shutdown_zygotes()
+    yield
+    shutdown_zygotes()

@@ -264,7 +264,9 @@ def test_killing_everything_it_sees_kills_only_the_sandbox() -> None:
     assert os.getpid() > 0 and os.kill(os.getpid(), 0) is None  # the harness lives
 
 
-def test_no_process_outlives_the_sandbox() -> None:
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+@pytest.mark.usefixtures("no_idle_zygotes")
+def test_no_process_outlives_the_sandbox(warm: bool) -> None:
     marker = uuid.uuid4().hex
     code = (
         "import threading, time\n"
@@ -282,6 +284,7 @@ def test_no_process_outlives_the_sandbox() -> None:
         limits=SandboxLimits(wall_seconds=1.5, cpu_seconds=5),
         isolation="bwrap",
         audit_hook=False,
+        warm=warm,
     )
     assert res.outcome is Outcome.TIMEOUT and time.monotonic() - started < 6
     time.sleep(0.3)
@@ -332,7 +335,9 @@ def test_forging_the_report_channel_cannot_improve_the_outcome() -> None:
     assert res.outcome is Outcome.RUNTIME_ERROR and "report channel" in res.detail
 
 
-def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize("warm", ["0", "1"], ids=["cold", "warm"])
+@pytest.mark.usefixtures("no_idle_zygotes")
+def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path, warm: str) -> None:
     """Kill the harness mid-program: the sandbox dies with it, no temp folder is left."""
     before = {p.name for p in Path("/tmp").iterdir() if p.name.startswith("closurebench-")}
     script = tmp_path / "harness.py"
@@ -341,7 +346,8 @@ def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path) -> None:
         "run_python('import time\\nprint(\"up\", flush=True)\\ntime.sleep(60)',\n"
         "           limits=SandboxLimits(wall_seconds=60, cpu_seconds=60), isolation='bwrap')\n"
     )
-    proc = subprocess.Popen([sys.executable, str(script)], start_new_session=True)
+    env = {**os.environ, "CLOSUREBENCH_SANDBOX_WARM": warm}
+    proc = subprocess.Popen([sys.executable, str(script)], start_new_session=True, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait for the sandboxed program to start
         ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)

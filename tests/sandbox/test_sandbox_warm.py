@@ -1,6 +1,6 @@
 """Warm zygotes: each program is still its own process, with nothing of the last one.
 
-Warm zygotes are opt-in (``CLOSUREBENCH_SANDBOX_WARM=1``); these check what is new
+Warm zygotes are the default (``CLOSUREBENCH_SANDBOX_WARM=0``: cold); these check what is new
 with a zygote: outcomes equal a cold run's, a program's files, IPC objects and
 processes do not reach the next program, the zygote
 cannot be signalled or read, and a zygote is retired after a program that ended badly.
@@ -122,6 +122,8 @@ def test_small_memory_limits_run_cold_and_the_switch_is_validated(
     assert not sandbox_warm.fits(
         SandboxLimits(memory_bytes=128 * 2**20), sandbox_warm.Isolation.NONE
     )
+    monkeypatch.delenv(sandbox_warm.WARM_ENV, raising=False)
+    assert sandbox_warm.warm_enabled()  # the default
     monkeypatch.setenv(sandbox_warm.WARM_ENV, "0")
     assert not sandbox_warm.warm_enabled()
     monkeypatch.setenv(sandbox_warm.WARM_ENV, "1")

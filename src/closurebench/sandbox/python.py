@@ -122,7 +122,7 @@ def run_python(
         warm: Fork the program from a warm zygote behind the same wall
             (:mod:`closurebench.sandbox.warm`; several times the programs per
             second), or start a cold interpreter for it (``False``). ``None``: warm
-            when ``CLOSUREBENCH_SANDBOX_WARM=1``, else cold (the default for now).
+            unless ``CLOSUREBENCH_SANDBOX_WARM=0``.
             Programs whose ``memory_bytes`` leave too little room beyond the
             zygote's own run cold either way.
 
@@ -182,7 +182,7 @@ def _warn_cold(level: Isolation, exc: OSError) -> None:
     _COLD_WARNED.add(level)
     warnings.warn(
         f"closurebench sandbox: {exc}; programs run in a cold interpreter each at "
-        f"{level} (slower, the same wall); unset CLOSUREBENCH_SANDBOX_WARM or pass "
+        f"{level} (slower, the same wall); set CLOSUREBENCH_SANDBOX_WARM=0 or pass "
         "warm=False to run cold without this warning",
         RuntimeWarning,
         stacklevel=3,

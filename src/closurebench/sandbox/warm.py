@@ -30,9 +30,10 @@ reseeded in every child.
 
 Zygotes are kept idle per (level, tmpfs size), at most :data:`MAX_IDLE` of each, are
 started from one long-lived thread (bubblewrap's ``--die-with-parent`` follows the
-thread that started it), and end with the harness. Opt in with
-``CLOSUREBENCH_SANDBOX_WARM=1`` (or ``warm=True``); the default is still a cold
-interpreter per program. Programs whose ``memory_bytes`` leaves less than
+thread that started it), and end with the harness. Warm is the default;
+``CLOSUREBENCH_SANDBOX_WARM=0`` (or ``warm=False``) starts a cold interpreter per
+program instead (where zygotes do not start, programs run cold with one warning).
+Programs whose ``memory_bytes`` leaves less than
 :data:`HEADROOM_BYTES` beyond the zygote's own address space run cold.
 """
 
@@ -108,13 +109,15 @@ def warm_enabled(warm: bool | None = None) -> bool:
     Example:
         >>> warm_enabled(False)
         False
+        >>> warm_enabled(True)
+        True
     """
     if warm is not None:
         return bool(warm)
     value = os.environ.get(WARM_ENV, "").strip()
-    if value == "1":
+    if value in ("", "1"):
         return True
-    if value in ("", "0"):
+    if value == "0":
         return False
     raise ConfigError(f"{WARM_ENV} is {value!r}; set it to 1 (warm zygotes) or 0 (cold)")
 
