@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import time
-
+import numpy as np
 import pytest
 
 from closurebench.ein import Limits, ResourceLimitError, run
@@ -65,15 +64,32 @@ def test_einsum_work_cap() -> None:
 
 
 def test_huge_requests_fail_fast_under_default_limits() -> None:
-    start = time.perf_counter()
+    """Refused before the work: no allocation near the request's size, no einsum run."""
+    import tracemalloc
+
+    calls: list[str] = []
+    real_einsum = np.einsum
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(str(args[0]))
+        return real_einsum(*args, **kwargs)
+
     for src in (
         ":print ones(100000, 100000)",
         ":print edges([[0, 99999999]])",
         "A = ones(3000, 3000)\nB[i,l] = A[i,j] A[j,k] A[k,l] A[l,i]",
     ):
-        with pytest.raises(ResourceLimitError):
-            run(src)
-    assert time.perf_counter() - start < 5.0
+        tracemalloc.start()
+        try:
+            with pytest.MonkeyPatch.context() as m:
+                m.setattr(np, "einsum", counted)
+                with pytest.raises(ResourceLimitError):
+                    run(src)
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert peak < 200 * 2**20, (src, peak)  # 10^10 floats would be 80 GB; 3000^2 is 72 MB
+        assert calls == [], (src, calls)  # the 4-factor product was refused, never run
 
 
 def test_einsum_factor_cap() -> None:

@@ -6,6 +6,7 @@ import dataclasses
 import json
 import pickle
 import time
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -132,14 +133,23 @@ def test_large_graph_builds_fast() -> None:
     keep = u != v
     edges = tuple(zip(u[keep].tolist(), v[keep].tolist(), strict=True))
     Graph(n, edges)  # warm-up
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter()
-        g = Graph(n, edges)
-        a = g.adjacency()
-        best = min(best, time.perf_counter() - t0)
+
+    def best_of_3(build: Callable[[], object]) -> float:
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            build()
+            best = min(best, time.perf_counter() - t0)
+        return best
+
+    g = Graph(n, edges)
+    a = g.adjacency()
     assert g.m == len(edges) and int(a.sum()) == g.m
-    assert best < 0.5, f"building + adjacency took {best:.3f}s"
+    # Vectorised: validating, storing and the adjacency cost a few times converting the
+    # edge tuples to an array (2.7x measured), not a Python loop per edge or per node pair.
+    build = best_of_3(lambda: Graph(n, edges).adjacency())
+    baseline = best_of_3(lambda: np.array(edges, dtype=np.int64))
+    assert build < 10 * baseline, f"building + adjacency took {build / baseline:.1f}x np.array"
 
 
 def test_pickle_round_trip_revalidates() -> None:

@@ -247,6 +247,7 @@ def hostile_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[A
     return path, closurebench.load_instances(path)
 
 
+@pytest.mark.timeout(1300)  # two evaluation runs, each allowed 600 s
 @pytest.mark.usefixtures("no_idle_zygotes")
 def test_hostile_server_end_to_end(
     wall: str, hostile_data: tuple[Path, list[Any]], tmp_path: Path
