@@ -8,8 +8,10 @@ Each function takes the adjacency list (``{node: {neighbour: weight}}``, or
 
 They never raise on bad input either: an error comes back as ``ok: false`` with the
 message in ``text``. Their signatures and Google-style docstrings are written so a
-function-calling JSON schema can be generated from them; :data:`FUNCTIONS` lists them by
-problem type.
+function-calling JSON schema can be generated from them (so they are written by hand,
+and type checkers check their call sites); :data:`FUNCTIONS` lists them by problem type,
+in the order of the registry (:data:`~closurebench.tools.problems.PROBLEMS`), and this
+module does not load unless it defines exactly one function per registered problem type.
 
 Example:
     >>> roads = {"A": {"B": 4, "C": 1}, "C": {"B": 2}}
@@ -17,15 +19,22 @@ Example:
     3
     >>> descendants({"a": ["b"], "b": ["c"], "c": []}, "a")["value"]
     ['b', 'c']
+    >>> list(FUNCTIONS)[:3], FUNCTIONS["tsp"] is tsp
+    (['shortest_path', 'graph_coloring', 'tsp'], True)
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any, Literal
 
+from closurebench.tools.problems import PROBLEM_TYPES, PROBLEMS
 from closurebench.tools.run import run_tool
 
+# Written out (not derived) because type checkers read a literal ``__all__`` only: it is
+# what ``from closurebench.tools.functions import *`` gives closurebench.tools. FUNCTIONS
+# (below) refuses to load unless it names exactly the registry's problem types.
 __all__ = [
     "FUNCTIONS",
     "ancestors",
@@ -507,26 +516,35 @@ def cycle_detection(
     return _call("cycle_detection", graph, directed, weighted)
 
 
-#: Canonical problem type -> its function.
-FUNCTIONS: dict[str, Callable[..., dict[str, Any]]] = {
-    "shortest_path": shortest_path,
-    "graph_coloring": graph_coloring,
-    "tsp": tsp,
-    "vertex_cover": vertex_cover,
-    "bfs": bfs,
-    "centrality": centrality,
-    "reachability": reachability,
-    "reachable_set": reachable_set,
-    "out_degree": out_degree,
-    "in_degree": in_degree,
-    "scc": scc,
-    "triangle_count": triangle_count,
-    "ancestors": ancestors,
-    "descendants": descendants,
-    "successors": successors,
-    "predecessors": predecessors,
-    "minimum_spanning_tree": minimum_spanning_tree,
-    "topological_sort": topological_sort,
-    "connectivity": connectivity,
-    "cycle_detection": cycle_detection,
-}
+def _by_problem_type() -> dict[str, Callable[..., dict[str, Any]]]:
+    """The typed functions by problem type, in registry order, checked against the registry.
+
+    Raises:
+        RuntimeError: at import, unless the module's public functions, its ``__all__``
+            and :data:`~closurebench.tools.problems.PROBLEMS` name the same problem
+            types, and every function's own parameters are ones its problem reads.
+    """
+    defined = {
+        name: obj
+        for name, obj in globals().items()
+        if inspect.isfunction(obj) and obj.__module__ == __name__ and not name.startswith("_")
+    }
+    registered = set(PROBLEM_TYPES)
+    for what, names in (("functions", set(defined)), ("__all__", set(__all__) - {"FUNCTIONS"})):
+        if names != registered:
+            raise RuntimeError(
+                f"{__name__}: its {what} and the problem registry (problems.PROBLEMS) differ: "
+                f"missing {sorted(registered - names)}, not registered {sorted(names - registered)}"
+            )
+    for name, fn in defined.items():
+        unread = set(inspect.signature(fn).parameters) - {"graph", "directed", "weighted"}
+        unread -= set(PROBLEMS[name].params)
+        if unread:
+            raise RuntimeError(
+                f"{__name__}.{name} takes {sorted(unread)}, which problem {name} never reads"
+            )
+    return {name: defined[name] for name in PROBLEM_TYPES}
+
+
+#: Canonical problem type -> its function, in the registry's order.
+FUNCTIONS: dict[str, Callable[..., dict[str, Any]]] = _by_problem_type()

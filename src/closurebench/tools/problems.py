@@ -1,6 +1,16 @@
-"""The problem registry: one solver per problem type, each giving a proven answer.
+"""The problem registry: every problem type, declared once, with a solver giving a proven answer.
 
-Every solver reads a validated :class:`~closurebench.tools.schema.ToolCall` and returns an
+:data:`PROBLEMS` is the one table of problem types: each :class:`ProblemSpec` row gives
+the canonical name, the solver, the parameters it reads, a one-line summary and the
+other spellings (synonyms) it is called by. Everything else that lists problem types is
+derived from it: :data:`PROBLEM_TYPES` (its order is the docs' order),
+:data:`PROBLEM_SYNONYMS` and :func:`resolve_problem_type` (which the parser and the JSON
+Schema use), the tables of ``docs/tools.md``, and
+:data:`closurebench.tools.functions.FUNCTIONS`, whose module refuses to load unless it
+defines exactly one typed function per row. Adding a problem type is a solver and a row
+here, and its typed function in :mod:`~closurebench.tools.functions`.
+
+Every solver reads a validated :class:`~closurebench.tools.types.ToolCall` and returns an
 :class:`Answer` (the main value, JSON-able details, and the result lines); anything
 that makes the problem unanswerable is a :class:`~closurebench.tools.errors.ToolError`.
 
@@ -33,6 +43,8 @@ Example:
     • Order: a, b, c
     • Tie Rule: among the nodes whose predecessors are all placed, the first in
     alphabetical order of their names (case-insensitive) comes next
+    >>> PROBLEM_TYPES[:3], PROBLEMS["tsp"].params, PROBLEM_SYNONYMS["mst"]
+    (('shortest_path', 'graph_coloring', 'tsp'), ('start',), ('minimum_spanning_tree', {}))
 """
 
 from __future__ import annotations
@@ -40,20 +52,31 @@ from __future__ import annotations
 import heapq
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from closurebench.tools.errors import ToolError, describe, quote
 from closurebench.tools.limits import ToolLimits
 from closurebench.tools.names import PARAM_SYNONYMS, normalize
-from closurebench.tools.schema import ToolCall, match_node
+from closurebench.tools.nodes import match_node
 from closurebench.tools.text import arrow, fmt_num, fmt_score, names, render, yes_no
+from closurebench.tools.types import ToolCall
 
 if TYPE_CHECKING:
     from closurebench.graphs.exact._common import Certificate
 
-__all__ = ["ORDER_RULES", "PROBLEMS", "Answer", "Context", "ProblemSpec", "solve"]
+__all__ = [
+    "ORDER_RULES",
+    "PROBLEMS",
+    "PROBLEM_SYNONYMS",
+    "PROBLEM_TYPES",
+    "Answer",
+    "Context",
+    "ProblemSpec",
+    "resolve_problem_type",
+    "solve",
+]
 
 Number = int | float
 T = TypeVar("T")
@@ -1064,51 +1087,280 @@ def _req(value: int | None) -> int:
 
 @dataclass(frozen=True)
 class ProblemSpec:
-    """One problem type.
+    """One problem type, as :data:`PROBLEMS` declares it.
 
     Attributes:
         name: Canonical name.
         solve: The solver.
         params: Canonical parameters it reads (besides ``algorithm``).
         summary: One line for docs and schemas.
+        synonyms: Other spellings (normalised) -> the parameters each implies (``{}`` for
+            most; ``degree_centrality`` is ``centrality`` with ``measure="degree"``).
     """
 
     name: str
     solve: Callable[[Context], Answer]
     params: tuple[str, ...]
     summary: str
+    synonyms: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
-def _spec(name: str, fn: Callable[[Context], Answer], params: str, summary: str) -> ProblemSpec:
-    return ProblemSpec(name, fn, tuple(params.split()), summary)
+def _spec(
+    name: str,
+    fn: Callable[[Context], Answer],
+    params: str,
+    summary: str,
+    *,
+    synonyms: tuple[str, ...] = (),
+    implied: Mapping[str, Mapping[str, str]] | None = None,
+) -> ProblemSpec:
+    """A :class:`ProblemSpec`: ``params`` space-separated, ``implied`` extra synonyms."""
+    spellings: dict[str, Mapping[str, str]] = {}
+    for alias, implies in [*((s, {}) for s in synonyms), *(implied or {}).items()]:
+        if alias in spellings:
+            raise ValueError(f"problem registry: {name} lists the synonym {alias!r} twice")
+        spellings[alias] = implies
+    return ProblemSpec(name, fn, tuple(params.split()), summary, spellings)
 
 
-#: Canonical problem type -> its spec, in the order of ``names.PROBLEM_TYPES``.
-PROBLEMS: dict[str, ProblemSpec] = {
-    s.name: s
-    for s in (
-        _spec("shortest_path", _shortest_path, "start end", "minimum-weight path (Dijkstra)"),
-        _spec("graph_coloring", _graph_coloring, "", "chromatic number, one optimal coloring"),
-        _spec("tsp", _tsp, "start", "optimal tour of a complete undirected graph"),
-        _spec("vertex_cover", _vertex_cover, "", "minimum vertex cover"),
-        _spec("bfs", _bfs, "start order", "breadth-first visit order under a neighbor rule"),
-        _spec("centrality", _centrality, "measure", "degree/closeness/betweenness, top node"),
-        _spec("reachability", _reachability, "start end", "is there a path from start to end"),
-        _spec("reachable_set", _reachable_set, "start", "nodes reachable from start"),
-        _spec("out_degree", lambda c: _degree(c, False), "node start", "out-degree"),
-        _spec("in_degree", lambda c: _degree(c, True), "node start", "in-degree"),
-        _spec("scc", _scc, "node start", "strongly connected components"),
-        _spec("triangle_count", _triangle_count, "within", "number of triangles (undirected)"),
-        _spec("ancestors", lambda c: _kin(c, True), "node start", "nodes that reach the node"),
-        _spec("descendants", lambda c: _kin(c, False), "node start", "nodes the node reaches"),
-        _spec("successors", lambda c: _adjacent(c, False), "node start", "one-step out-neighbors"),
-        _spec("predecessors", lambda c: _adjacent(c, True), "node start", "one-step in-neighbors"),
-        _spec("minimum_spanning_tree", _mst, "", "minimum spanning tree or forest (Kruskal)"),
-        _spec("topological_sort", _topological_sort, "order", "topological order of a DAG"),
-        _spec("connectivity", _connectivity, "", "connected? components (weak and strong)"),
-        _spec("cycle_detection", _cycle_detection, "", "has a cycle? one cycle"),
-    )
+def _registry(*specs: ProblemSpec) -> dict[str, ProblemSpec]:
+    """The specs by name, refusing any spelling that is not normalised or is taken twice.
+
+    Raises:
+        ValueError: at import, so a registry whose derived tables would silently drop
+            a name never loads.
+    """
+    owner: dict[str, str] = {}
+    for spec in specs:
+        for alias in (spec.name, *spec.synonyms):
+            if normalize(alias) != alias:
+                raise ValueError(f"problem registry: {alias!r} ({spec.name}) is not normalised")
+            if alias in owner:
+                raise ValueError(
+                    f"problem registry: {alias!r} names both {owner[alias]} and {spec.name}"
+                )
+            owner[alias] = spec.name
+        read = {*spec.params, *(p for implies in spec.synonyms.values() for p in implies)}
+        unknown = sorted(read - set(PARAM_SYNONYMS))
+        if unknown:
+            raise ValueError(f"problem registry: {spec.name} names unknown parameters {unknown}")
+    return {spec.name: spec for spec in specs}
+
+
+#: The registry: every problem type the tool solves, declared once, in the order the docs
+#: list them. :data:`PROBLEM_TYPES`, :data:`PROBLEM_SYNONYMS`, the parser, the JSON
+#: Schema, the docs and :data:`closurebench.tools.functions.FUNCTIONS` all derive from it.
+PROBLEMS: dict[str, ProblemSpec] = _registry(
+    _spec(
+        "shortest_path",
+        _shortest_path,
+        "start end",
+        "minimum-weight path (Dijkstra)",
+        synonyms=(
+            "shortest_path_length",
+            "shortest_paths",
+            "shortestpath",
+            "shortest_route",
+            "shortest_distance",
+            "dijkstra",
+        ),
+    ),
+    _spec(
+        "graph_coloring",
+        _graph_coloring,
+        "",
+        "chromatic number, one optimal coloring",
+        synonyms=(
+            "graph_colouring",
+            "coloring",
+            "colouring",
+            "vertex_coloring",
+            "vertex_colouring",
+            "chromatic_number",
+        ),
+    ),
+    _spec(
+        "tsp",
+        _tsp,
+        "start",
+        "optimal tour of a complete undirected graph",
+        synonyms=(
+            "traveling_salesman",
+            "travelling_salesman",
+            "traveling_salesman_problem",
+            "travelling_salesman_problem",
+            "traveling_salesperson",
+            "travelling_salesperson",
+        ),
+    ),
+    _spec(
+        "vertex_cover",
+        _vertex_cover,
+        "",
+        "minimum vertex cover",
+        synonyms=("minimum_vertex_cover", "min_vertex_cover"),
+    ),
+    _spec(
+        "bfs",
+        _bfs,
+        "start order",
+        "breadth-first visit order under a neighbor rule",
+        synonyms=("breadth_first_search", "bfs_order", "bfs_traversal", "breadth_first_traversal"),
+    ),
+    _spec(
+        "centrality",
+        _centrality,
+        "measure",
+        "degree/closeness/betweenness, top node",
+        synonyms=("node_centrality",),
+        implied={
+            "degree_centrality": {"measure": "degree"},
+            "closeness_centrality": {"measure": "closeness"},
+            "betweenness_centrality": {"measure": "betweenness"},
+        },
+    ),
+    _spec(
+        "reachability",
+        _reachability,
+        "start end",
+        "is there a path from start to end",
+        synonyms=("reachable", "has_path", "path_exists", "is_reachable"),
+    ),
+    _spec(
+        "reachable_set",
+        _reachable_set,
+        "start",
+        "nodes reachable from start",
+        synonyms=("reachable_nodes", "reach"),
+    ),
+    _spec(
+        "out_degree",
+        lambda c: _degree(c, False),
+        "node start",
+        "out-degree",
+        synonyms=("degree", "node_degree", "outdegree"),
+    ),
+    _spec(
+        "in_degree",
+        lambda c: _degree(c, True),
+        "node start",
+        "in-degree",
+        synonyms=("indegree",),
+    ),
+    _spec(
+        "scc",
+        _scc,
+        "node start",
+        "strongly connected components",
+        synonyms=("strongly_connected_components", "strong_components"),
+    ),
+    _spec(
+        "triangle_count",
+        _triangle_count,
+        "within",
+        "number of triangles (undirected)",
+        synonyms=("triangles", "count_triangles", "triangle_counting"),
+    ),
+    _spec(
+        "ancestors",
+        lambda c: _kin(c, True),
+        "node start",
+        "nodes that reach the node",
+        synonyms=("ancestor",),
+    ),
+    _spec(
+        "descendants",
+        lambda c: _kin(c, False),
+        "node start",
+        "nodes the node reaches",
+        synonyms=("descendant", "descendents"),
+    ),
+    _spec(
+        "successors",
+        lambda c: _adjacent(c, False),
+        "node start",
+        "one-step out-neighbors",
+        synonyms=("children", "out_neighbors", "out_neighbours"),
+    ),
+    _spec(
+        "predecessors",
+        lambda c: _adjacent(c, True),
+        "node start",
+        "one-step in-neighbors",
+        synonyms=("parents", "in_neighbors", "in_neighbours"),
+    ),
+    _spec(
+        "minimum_spanning_tree",
+        _mst,
+        "",
+        "minimum spanning tree or forest (Kruskal)",
+        synonyms=(
+            "mst",
+            "spanning_tree",
+            "min_spanning_tree",
+            "minimum_spanning_forest",
+            "kruskal",
+            "prim",
+        ),
+    ),
+    _spec(
+        "topological_sort",
+        _topological_sort,
+        "order",
+        "topological order of a DAG",
+        synonyms=("topological_order", "topological_sorting", "toposort", "topo_sort"),
+    ),
+    _spec(
+        "connectivity",
+        _connectivity,
+        "",
+        "connected? components (weak and strong)",
+        synonyms=("connected_components", "is_connected", "connected", "components"),
+    ),
+    _spec(
+        "cycle_detection",
+        _cycle_detection,
+        "",
+        "has a cycle? one cycle",
+        synonyms=("has_cycle", "detect_cycle", "find_cycle", "cycle", "cycles"),
+    ),
+)
+
+#: Canonical problem types, in registry order (the order the docs list them).
+PROBLEM_TYPES: tuple[str, ...] = tuple(PROBLEMS)
+
+#: Other spellings (normalised) -> (canonical type, parameters the spelling implies).
+PROBLEM_SYNONYMS: dict[str, tuple[str, dict[str, str]]] = {
+    alias: (spec.name, dict(implies))
+    for spec in PROBLEMS.values()
+    for alias, implies in spec.synonyms.items()
 }
+
+
+def resolve_problem_type(name: str) -> tuple[str, dict[str, str]] | None:
+    """The canonical problem type ``name`` stands for, and the parameters it implies.
+
+    ``name`` is matched after :func:`~closurebench.tools.names.normalize`.
+
+    Returns:
+        ``(canonical, implied parameters)``, or ``None`` when ``name`` is unknown.
+
+    Example:
+        >>> resolve_problem_type("TSP"), resolve_problem_type("Graph Colouring")
+        (('tsp', {}), ('graph_coloring', {}))
+        >>> resolve_problem_type("Dijkstra"), resolve_problem_type("degree centrality")
+        (('shortest_path', {}), ('centrality', {'measure': 'degree'}))
+        >>> resolve_problem_type("max flow") is None
+        True
+    """
+    key = normalize(name)
+    if key in PROBLEM_TYPES:
+        return key, {}
+    found = PROBLEM_SYNONYMS.get(key)
+    if found is None:
+        return None
+    canon, implied = found
+    return canon, dict(implied)
 
 
 def _algorithm_keys(name: str) -> set[str]:

@@ -59,16 +59,12 @@ from typing import Any
 
 from closurebench.tools.errors import ToolError, describe, quote
 from closurebench.tools.limits import ToolLimits
-from closurebench.tools.names import (
-    PARAM_BY_NAME,
-    PARAM_SYNONYMS,
-    PROBLEM_SYNONYMS,
-    PROBLEM_TYPES,
-    normalize,
-    resolve_problem_type,
-)
-from closurebench.tools.types import ToolEdge, ToolGraph
+from closurebench.tools.names import PARAM_BY_NAME, PARAM_SYNONYMS, normalize
+from closurebench.tools.nodes import match_node
+from closurebench.tools.problems import PROBLEM_SYNONYMS, PROBLEM_TYPES, resolve_problem_type
+from closurebench.tools.types import ToolCall, ToolEdge, ToolGraph
 
+# ToolCall (defined in types) and match_node (in nodes) stay importable from here.
 __all__ = [
     "ToolCall",
     "load_call",
@@ -82,32 +78,6 @@ __all__ = [
 ]
 
 Number = int | float
-
-
-@dataclass(frozen=True)
-class ToolCall:
-    """A validated call.
-
-    Attributes:
-        problem_type: The canonical problem type (see
-            :data:`~closurebench.tools.names.PROBLEM_TYPES`).
-        requested_type: ``problem_type`` as written.
-        graph: The parsed graph.
-        listing: Every node in listed order: the keys of ``graph.data`` as written, then
-            nodes named only as neighbours, in first-mention order.
-        params: Canonical parameter name -> ``(name as written, value)``; parameters
-            implied by the problem type's spelling are written as ``"problem_type"``.
-        algorithm: The ``algorithm`` parameter as written, or ``None``.
-        ignored: Parameter names (as written) that no known parameter matches.
-    """
-
-    problem_type: str
-    requested_type: str
-    graph: ToolGraph
-    listing: tuple[str, ...]
-    params: dict[str, tuple[str, Any]] = field(default_factory=dict)
-    algorithm: str | None = None
-    ignored: tuple[str, ...] = ()
 
 
 class _Obj(dict[str, Any]):
@@ -887,87 +857,6 @@ def parse_call(call: object, limits: ToolLimits | None = None) -> ToolCall:
         raise error
     assert parsed is not None  # no error means every part parsed
     return parsed
-
-
-def _squash(name: str) -> str:
-    return " ".join(name.casefold().split())
-
-
-def match_node(value: object, nodes: tuple[str, ...], path: str) -> str:
-    """The graph node a parameter names.
-
-    An exact match wins; otherwise a unique case- and whitespace-insensitive match;
-    otherwise a ``bad_parameter`` error listing the closest names. An integer names the
-    node whose name is its decimal text.
-
-    Raises:
-        ToolError: ``bad_parameter`` (not a string, no such node, ambiguous).
-
-    Example:
-        >>> match_node("knights  market", ("Knights Market", "Dragons Gate"), "parameters.start")
-        'Knights Market'
-        >>> match_node("Knight Market", ("Knights Market", "Dragons Gate"), "parameters.start")
-        Traceback (most recent call last):
-        ...
-        closurebench.tools.errors.ToolError: parameters.start names no node of the graph
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() < 600:
-        value = str(value)
-    if not isinstance(value, str):
-        raise ToolError(
-            "bad_parameter",
-            f"{path} must name a node",
-            path=path,
-            expected="a node name (a string) as written in graph.data",
-            got=describe(value),
-            fix="write the node's name as a string",
-        )
-    if value in nodes:
-        return value
-    if len(value) > 1000:
-        raise ToolError(
-            "bad_parameter",
-            f"{path} names no node of the graph",
-            path=path,
-            expected="a node name as written in graph.data",
-            got=f"a string of {len(value):,} characters",
-            fix="write the node's name exactly as in graph.data",
-        )
-    squashed = _squash(value)
-    loose = [x for x in nodes if _squash(x) == squashed]
-    if len(loose) == 1:
-        return loose[0]
-    if len(loose) > 1:
-        raise ToolError(
-            "bad_parameter",
-            f"{path} matches several nodes when case and spacing are ignored",
-            path=path,
-            expected="exactly one of " + ", ".join(quote(x) for x in loose),
-            got=describe(value),
-            fix="write the node's name exactly as in graph.data",
-        )
-    close = difflib.get_close_matches(value, list(nodes), n=3, cutoff=0.6)
-    if not close:
-        by_casefold = {_squash(x): x for x in nodes}
-        close = [
-            by_casefold[c]
-            for c in difflib.get_close_matches(squashed, list(by_casefold), n=3, cutoff=0.6)
-        ]
-    if close:
-        expected = "a node of the graph, e.g. " + " or ".join(quote(x) for x in close)
-        fix = f"did you mean {quote(close[0])}? Use the name exactly as in graph.data"
-    else:
-        shown = ", ".join(quote(x) for x in nodes[:8]) + (", …" if len(nodes) > 8 else "")
-        expected = f"one of the graph's nodes ({shown})"
-        fix = "add the node to graph.data, or name a node that is there"
-    raise ToolError(
-        "bad_parameter",
-        f"{path} names no node of the graph",
-        path=path,
-        expected=expected,
-        got=describe(value),
-        fix=fix,
-    )
 
 
 def tool_json_schema() -> dict[str, Any]:

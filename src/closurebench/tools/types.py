@@ -1,4 +1,8 @@
-"""The graph a model submitted to the tool, as parsed: the input of the structure metrics.
+"""The tool's data: the graph a model submitted, as parsed, and the validated call.
+
+:class:`ToolGraph` is the input of the structure metrics; :class:`ToolCall` is what
+:func:`~closurebench.tools.schema.parse_call` makes of a whole call, and what the solvers
+(:mod:`~closurebench.tools.problems`) read.
 
 Example:
     >>> g = ToolGraph(directed=False, weighted=True, nodes=("a", "b"), edges=(("a", "b", 2.0),))
@@ -8,9 +12,10 @@ Example:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-__all__ = ["ToolEdge", "ToolGraph"]
+__all__ = ["ToolCall", "ToolEdge", "ToolGraph"]
 
 #: One edge as the model wrote it: (source name, target name, weight or None).
 ToolEdge = tuple[str, str, float | None]
@@ -44,3 +49,29 @@ class ToolGraph:
     def node_set(self) -> set[str]:
         """The node names as a set."""
         return set(self.nodes)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A validated call.
+
+    Attributes:
+        problem_type: The canonical problem type (see
+            :data:`~closurebench.tools.problems.PROBLEM_TYPES`).
+        requested_type: ``problem_type`` as written.
+        graph: The parsed graph.
+        listing: Every node in listed order: the keys of ``graph.data`` as written, then
+            nodes named only as neighbours, in first-mention order.
+        params: Canonical parameter name -> ``(name as written, value)``; parameters
+            implied by the problem type's spelling are written as ``"problem_type"``.
+        algorithm: The ``algorithm`` parameter as written, or ``None``.
+        ignored: Parameter names (as written) that no known parameter matches.
+    """
+
+    problem_type: str
+    requested_type: str
+    graph: ToolGraph
+    listing: tuple[str, ...]
+    params: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    algorithm: str | None = None
+    ignored: tuple[str, ...] = ()
