@@ -20,8 +20,8 @@ def gnp(tag: str, k: int, n: int, p: float):
     return [(u, v) for u in range(n) for v in range(u + 1, n) if g.random() < p]
 
 
-def brute_force_chi(n: int, edges) -> int:
-    nbrs = [[] for _ in range(n)]
+def brute_force_chi(n: int, edges: list[tuple[int, int]]) -> int:
+    nbrs: list[list[int]] = [[] for _ in range(n)]
     for u, v in edges:
         nbrs[max(u, v)].append(min(u, v))
     for k in range(1, n + 1):
@@ -144,22 +144,19 @@ def test_sat_child_descends_from_a_poor_bound() -> None:
 
 
 def test_sat_child_is_warm_and_replaced_after_a_kill() -> None:
-    import os
-
     from closurebench.graphs.exact import _sat_worker
 
     hard = gnp("colour-timeout", 0, 60, 0.5)
     medium = gnp("colour-medium", 2, 30, 0.5)
     expected = chromatic_number(30, medium).value
     assert chromatic_number(30, medium, method="sat").value == expected
-    first = _sat_worker._WARM[os.getpid()][0]
-    assert first is not None
+    (first,) = _sat_worker._IDLE.snapshot(0)  # idle, warm
     assert chromatic_number(30, medium, method="sat").value == expected
-    assert _sat_worker._WARM[os.getpid()][0] is first  # one child serves both jobs
+    assert _sat_worker._IDLE.snapshot(0) == [first]  # one child serves both jobs
     with pytest.raises(SolverTimeout, match="CaDiCaL"):
         chromatic_number(60, hard, method="sat", time_limit=0.05)
     assert first.proc.poll() is not None  # killed and reaped
-    assert _sat_worker._WARM[os.getpid()][0] is None
+    assert _sat_worker._IDLE.snapshot(0) == []  # not given back
     assert chromatic_number(30, medium, method="sat").value == expected  # a fresh child
 
 
@@ -233,7 +230,6 @@ def test_sat_colouring_is_deterministic(monkeypatch: pytest.MonkeyPatch) -> None
 
 
 def test_timeout_in_the_cube_phase_kills_the_children(monkeypatch: pytest.MonkeyPatch) -> None:
-    import os
     import select as real_select
     import types
 
@@ -263,13 +259,13 @@ def test_timeout_in_the_cube_phase_kills_the_children(monkeypatch: pytest.Monkey
     monkeypatch.setattr(_sat_worker, "select", types.SimpleNamespace(select=select))
     forced_cubes(monkeypatch, workers=2, target=48)
     hard = gnp("colour-timeout", 0, 60, 0.5)
-    before = [c for c in _sat_worker._WARM.get(os.getpid(), []) if c is not None]
+    before = _sat_worker._IDLE.snapshot(0) + _sat_worker._IDLE.snapshot(1)
     with pytest.raises(SolverTimeout, match="CaDiCaL"):
         chromatic_number(60, hard, method="sat", time_limit=60.0)
     assert sorted(set(cubes_sent)) == [0, 1]  # both children were solving cubes
-    pool = _sat_worker._WARM[os.getpid()]
     seen = before + made
-    assert pool == [None, None]  # both owed a reply: both were killed ...
+    idle = _sat_worker._IDLE.snapshot(0) + _sat_worker._IDLE.snapshot(1)
+    assert idle == []  # both owed a reply: both were killed, none given back ...
     assert seen and all(child.proc.poll() is not None for child in seen)  # type: ignore[attr-defined]
     monkeypatch.undo()
     medium = gnp("colour-medium", 2, 30, 0.5)  # ... and fresh children serve the next solve

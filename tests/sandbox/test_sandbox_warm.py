@@ -108,12 +108,12 @@ def test_a_zygote_is_retired_after_a_timeout(level: str) -> None:
     sandbox_warm.shutdown_zygotes()
     assert run_python("print(1)", limits=LIMITS, isolation=level, warm=True).ok
     key = (sandbox_warm.Isolation(level), LIMITS.tmpfs_bytes)
-    (zygote,) = sandbox_warm._IDLE[key]
+    (zygote,) = sandbox_warm._IDLE.snapshot(key)
     limits = SandboxLimits(wall_seconds=1, cpu_seconds=30, memory_bytes=LIMITS.memory_bytes)
     res = run_python("while True:\n    pass\n", limits=limits, isolation=level, warm=True)
     assert res.outcome is Outcome.TIMEOUT and res.detail == "wall"
     assert zygote.proc.poll() is not None  # killed, reaped, and not kept
-    assert zygote not in sandbox_warm._IDLE.get(key, [])
+    assert zygote not in sandbox_warm._IDLE.snapshot(key)
 
 
 def test_small_memory_limits_run_cold_and_the_switch_is_validated(

@@ -17,7 +17,6 @@ most) and ended when the parent exits or their stdin closes.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import dataclasses
 import json
@@ -27,7 +26,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +33,7 @@ from pathlib import Path
 from closurebench.ein import DEFAULT_LIMITS, Limits
 from closurebench.ein.budget import format_bytes
 from closurebench.errors import ConfigError, shorten
+from closurebench.idlepool import IdlePool, kill_session
 from closurebench.sandbox.isolation import (
     EIN_PACKAGES,
     INSIDE_HOME,
@@ -67,20 +66,20 @@ class _Worker:
     isolation: str = "none"
 
     def retire(self) -> None:
-        for kill in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
-            with contextlib.suppress(OSError):
-                kill()
+        """Kill the worker's session (its pid namespace with it), close its pipes, reap it."""
+        self.forget()
+        kill_session(self.proc)
+
+    def forget(self) -> None:
+        """Close this process's ends of the worker's pipes (a forked child's copies too)."""
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL is not ignorable
-            self.proc.wait(timeout=10)
 
 
-_IDLE: dict[tuple[SandboxLimits, Isolation], list[_Worker]] = {}
+_IDLE = IdlePool[tuple[SandboxLimits, Isolation], _Worker](MAX_IDLE_WORKERS, _Worker.forget)
 _EIN_MOUNTS = Mounts(packages=(*PYTHON_PACKAGES, *EIN_PACKAGES), closurebench=True)
-_LOCK = threading.Lock()
 
 
 def _read_reply(worker: _Worker, deadline: float, cap: int) -> tuple[bytes | None, str]:
@@ -171,32 +170,16 @@ def _start(limits: SandboxLimits, level: Isolation) -> _Worker:
 
 
 def _take(limits: SandboxLimits, level: Isolation) -> _Worker:
-    with _LOCK:
-        idle = _IDLE.get((limits, level))
-        if idle:
-            return idle.pop()
-    return _start(limits, level)
+    return _IDLE.take((limits, level)) or _start(limits, level)
 
 
 def _give_back(limits: SandboxLimits, worker: _Worker) -> None:
-    with _LOCK:
-        idle = _IDLE.setdefault((limits, Isolation(worker.isolation)), [])
-        if len(idle) < MAX_IDLE_WORKERS:
-            idle.append(worker)
-            return
-    worker.retire()
+    _IDLE.give_back((limits, Isolation(worker.isolation)), worker)
 
 
 def shutdown_workers() -> None:
     """End every idle worker (also done at interpreter exit)."""
-    with _LOCK:
-        workers = [w for idle in _IDLE.values() for w in idle]
-        _IDLE.clear()
-    for worker in workers:
-        worker.retire()
-
-
-atexit.register(shutdown_workers)
+    _IDLE.shutdown()
 
 
 def _signal_name(sig: int) -> str:

@@ -39,13 +39,11 @@ Programs whose ``memory_bytes`` leaves less than
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import os
 import selectors
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -58,6 +56,7 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ConfigError
+from closurebench.idlepool import IdlePool, kill_session
 from closurebench.sandbox.isolation import (
     INSIDE_HOME,
     INSIDE_ROOT,
@@ -131,20 +130,21 @@ class _Zygote:
 
     def kill(self) -> None:
         """SIGKILL the zygote's session: bubblewrap, the zygote and its child."""
-        for kill in (lambda: os.killpg(self.proc.pid, signal.SIGKILL), self.proc.kill):
-            with contextlib.suppress(OSError):
-                kill()
+        kill_session(self.proc, wait_s=None)
 
     def retire(self) -> None:
-        self.kill()
+        """Kill the zygote, close its control socket and reap it."""
+        self.forget()
+        kill_session(self.proc)
+
+    def forget(self) -> None:
+        """Close this process's end of the control socket (a forked child's copy too)."""
         with contextlib.suppress(OSError):
             self.sock.close()
-        with contextlib.suppress(subprocess.TimeoutExpired):  # SIGKILL is not ignorable
-            self.proc.wait(timeout=10)
 
 
 _Key = tuple[Isolation, int]
-_IDLE: dict[_Key, list[_Zygote]] = {}
+_IDLE = IdlePool[_Key, _Zygote](MAX_IDLE, _Zygote.forget)
 _LOCK = threading.Lock()
 _SPAWNER: list[ThreadPoolExecutor] = []
 _VM_BYTES: dict[Isolation, int] = {}
@@ -239,43 +239,24 @@ def _start(level: Isolation, tmpfs_bytes: int) -> _Zygote:
 
 
 def _take(key: _Key) -> _Zygote:
-    with _LOCK:
-        idle = _IDLE.get(key)
-        if idle:
-            return idle.pop()
-    return _spawner().submit(_start, *key).result()
+    return _IDLE.take(key) or _spawner().submit(_start, *key).result()
 
 
 def _give_back(key: _Key, zygote: _Zygote) -> None:
-    with _LOCK:
-        idle = _IDLE.setdefault(key, [])
-        if len(idle) < MAX_IDLE:
-            idle.append(zygote)
-            return
-    zygote.retire()
+    _IDLE.give_back(key, zygote)
 
 
 def shutdown_zygotes() -> None:
     """End every idle zygote (also done at interpreter exit)."""
-    with _LOCK:
-        zygotes = [z for idle in _IDLE.values() for z in idle]
-        _IDLE.clear()
-    for zygote in zygotes:
-        zygote.retire()
+    _IDLE.shutdown()
 
 
-def _forget_after_fork() -> None:
-    """In a forked harness: the parent's zygotes and spawner thread are not ours."""
-    for idle in _IDLE.values():
-        for zygote in idle:
-            with contextlib.suppress(OSError):
-                zygote.sock.close()
-    _IDLE.clear()
+def _forget_spawner() -> None:
+    """In a forked harness: the parent's spawner thread is not ours (nor its zygotes)."""
     _SPAWNER.clear()
 
 
-atexit.register(shutdown_zygotes)
-os.register_at_fork(after_in_child=_forget_after_fork)
+os.register_at_fork(after_in_child=_forget_spawner)
 
 
 def fits(limits: SandboxLimits, level: Isolation) -> bool:

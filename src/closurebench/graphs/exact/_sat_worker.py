@@ -3,9 +3,10 @@
 CaDiCaL cannot be interrupted in-process through python-sat, so the SAT search runs in
 children (:mod:`closurebench.graphs.exact._sat_child`) that are killed when the time limit
 is spent. Starting one costs ~0.15 s (importing python-sat), so each process keeps its
-children warm in ``--serve`` mode and sends them one JSON line per request; after a kill or
-a crash the next request starts a fresh child. A forked process never reuses its parent's
-children (the owning pid is checked), and a lock serialises threads. Where ``select``
+children warm in ``--serve`` mode (one idle child per slot, :class:`closurebench.idlepool.
+IdlePool`) and sends them one JSON line per request; after a kill or a crash the next
+request starts a fresh child. A forked process never reuses its parent's children (the
+pool forgets them in the fork), and a lock serialises threads. Where ``select``
 cannot wait on a pipe (Windows), a job runs as one unlimited descent in a one-shot child.
 
 :func:`solve_with_cubes` is the SAT method's proof (cube and conquer):
@@ -37,7 +38,6 @@ returned elsewhere).
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import select
@@ -52,6 +52,7 @@ from closurebench.errors import shorten
 from closurebench.graphs.exact._common import Deadline
 from closurebench.graphs.exact._sat_cubes import cubes, tabu_colouring
 from closurebench.graphs.exact.errors import SolverError, SolverTimeout
+from closurebench.idlepool import IdlePool
 
 __all__ = [
     "CONFLICT_BUDGET",
@@ -94,6 +95,16 @@ class _Child:
         )
         self.buf = bytearray()
 
+    def retire(self) -> None:
+        """Kill and reap the child."""
+        _stop(self.proc)
+
+    def forget(self) -> None:
+        """Close this process's ends of the child's pipes (a forked child's copies)."""
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+
     def line(self) -> bytes | None:
         """The next complete reply line already read, if any."""
         end = self.buf.find(b"\n")
@@ -104,7 +115,8 @@ class _Child:
         return out
 
 
-_WARM: dict[int, list[_Child | None]] = {}  # owning pid -> warm children
+#: This process's idle children, by slot (child ``i`` of a solve takes slot ``i``).
+_IDLE = IdlePool[int, _Child](1, _Child.forget)
 
 
 def _timeout(deadline: Deadline) -> float | None:
@@ -162,26 +174,30 @@ def _stop(proc: subprocess.Popen[bytes]) -> str:
 
 
 class _Pool:
-    """This process's warm children for one solve; every request is answered or killed.
+    """The warm children of one solve; every request is answered or killed.
 
     ``pending[i]`` holds the tags of child ``i``'s unanswered requests, in order (a child
-    answers in order). Whenever a solve ends with requests unanswered (a timeout, an
-    error), the children that owe replies are killed, so a later solve never reads a stale
-    reply; idle children stay warm.
+    answers in order). When a solve ends (:meth:`close`), the children that still owe
+    replies (a timeout, an error) are killed, so a later solve never reads a stale reply;
+    the others go back to the idle pool, warm.
     """
 
     def __init__(self, deadline: Deadline) -> None:
         self.deadline = deadline
-        self.procs = _WARM.setdefault(os.getpid(), [])
+        self.procs: list[_Child | None] = []
         self.pending: dict[int, deque[object]] = {}
 
     def _child(self, i: int) -> _Child:
         while len(self.procs) <= i:
             self.procs.append(None)
         child = self.procs[i]
+        if child is None:
+            child = _IDLE.take(i)
         if child is None or child.proc.poll() is not None:
+            if child is not None:
+                child.retire()  # died while idle: reap it
             child = _Child()
-            self.procs[i] = child
+        self.procs[i] = child
         return child
 
     def _drop(self, i: int) -> str:
@@ -247,11 +263,15 @@ class _Pool:
         while any(self.pending.values()):
             _checked(self.receive()[2])
 
-    def abandon(self) -> None:
-        """Kill every child that still owes a reply."""
+    def close(self) -> None:
+        """Kill every child that still owes a reply; give the others back, warm."""
         for i, tags in list(self.pending.items()):
             if tags:
                 self._drop(i)
+        for i, child in enumerate(self.procs):
+            if child is not None:
+                _IDLE.give_back(i, child)
+        self.procs = []
 
     def first_sat_cube(
         self, load: dict[str, object], todo: list[list[tuple[int, int]]], workers: int
@@ -299,7 +319,7 @@ def solve_in_child(job: dict[str, object], deadline: Deadline) -> list[int]:
         try:
             return _colouring(pool.call(0, job))
         finally:
-            pool.abandon()
+            pool.close()
 
 
 def solve_with_cubes(
@@ -370,11 +390,4 @@ def solve_with_cubes(
             stats["calls"] = int(reply["calls"])
             return _colouring(reply), stats
         finally:
-            pool.abandon()
-
-
-@atexit.register
-def _close_warm() -> None:
-    for child in _WARM.pop(os.getpid(), []):
-        if child is not None:
-            _stop(child.proc)
+            pool.close()
