@@ -2,7 +2,7 @@
 
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
-    errors → seeding, jsonl → schema → graphs → ein → structures, sandbox → tasks
+    errors → seeding, jsonl, idlepool → schema → graphs → ein → structures, sandbox → tasks
     → surface, tools → scoring → generate → dataset, evaluate, generator → docs, report, train
     → cli
 
@@ -28,6 +28,7 @@ RANKS: dict[str, int] = {
     "errors": 0,
     "seeding": 1,
     "jsonl": 1,
+    "idlepool": 1,
     "schema": 2,
     "graphs": 3,
     "ein": 4,
@@ -128,6 +129,61 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_no_import_cycle_between_units() -> None:
     cycle = find_cycle({u: set(d) for u, d in _graph().items()})
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _module_graph() -> dict[str, set[str]]:
+    """module -> the closurebench modules it imports (anywhere in the file).
+
+    ``from a.b import c`` imports ``a.b.c`` when that is a module, else ``a.b``. An
+    import of the module's own package (or a package above it) is left out: a package's
+    ``__init__`` is its public face, run before any of its modules.
+    """
+    modules = {_module_name(p): p for p in SRC.rglob("*.py")}
+
+    def resolve(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                    base = ".".join([*up, *([node.module] if node.module else [])])
+                targets = [f"{base}.{a.name}" for a in node.names] or [base]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            for target in targets:
+                dep = resolve(target)
+                if dep and dep != name and not name.startswith(dep + "."):
+                    found.add(dep)
+        graph[name] = found
+    return graph
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """No two modules import each other, directly or around a loop, lazily or not."""
+    cycle = find_cycle(_module_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_the_module_graph_sees_lazy_imports() -> None:
+    graph = _module_graph()
+    # lazy (inside a function): the CLI's eval command imports the report builder
+    assert "closurebench.report.aggregate" in graph["closurebench.cli.eval"]
+    assert "closurebench.report.table" in graph["closurebench.report.grain"]
+    assert "closurebench.report.tables" not in graph["closurebench.report.grain"]
 
 
 def test_the_cycle_check_catches_a_cycle() -> None:

@@ -50,7 +50,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +63,7 @@ from closurebench.evaluate.figures import (
 )
 from closurebench.evaluate.figures import program_figures as program_stats
 from closurebench.jsonl import scan
+from closurebench.report.run import ReportError, Run
 from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
 from closurebench.schema.summary import PROGRAM_ERROR_CLASSES
@@ -172,10 +173,6 @@ SELF_CORRECTIONS = "self_corrections"
 _Z95 = 1.959963984540054
 
 
-class ReportError(ClosureBenchError, ValueError):
-    """A run directory is missing or malformed (the message names the path)."""
-
-
 def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
     """Wilson score interval for a binomial proportion ``k / n``.
 
@@ -249,94 +246,6 @@ class Rate:
             lo, hi = self.ci_pct
             text += f" [{lo:.{digits}f}, {hi:.{digits}f}]"
         return text
-
-
-@dataclass
-class Run:
-    """One loaded run directory.
-
-    Attributes:
-        path: The run directory.
-        label: Display label (``model · mode``, made unique across the runs of a report).
-        model: ``settings.model`` of the records (or the summary), else the directory name.
-        mode: Prompting mode (``direct``, ``cot``, ...) or ``""``.
-        records: The model results in file order: the JSON form of each validated
-            :class:`~closurebench.schema.ResultRecord`, without the response texts;
-            results that ended in error are not among them.
-        summary: The parsed ``summary.json``, or ``None`` when absent.
-        errors: Results that ended in error (no model response), left out of
-            ``records``.
-        error_examples: Up to three distinct error messages.
-        harness_gave_up: Of ``records``, those recorded as wrong because the harness
-            died while handling their reply (``harness_deaths.gave_up``).
-        sandbox: How a program mode ran the model's programs (``run.json``'s
-            ``sandbox``: the level, ``wall`` and ``unsafe``), or ``None`` for other modes.
-        identity: The run's ``run.json`` (dataset, model, provider, mode, options,
-            settings), or ``None`` when the folder has none.
-    """
-
-    path: Path
-    label: str
-    model: str
-    mode: str
-    records: list[dict[str, Any]]
-    summary: dict[str, Any] | None = field(default=None)
-    errors: int = 0
-    error_examples: list[str] = field(default_factory=list)
-    harness_gave_up: int = 0
-    sandbox: dict[str, Any] | None = None
-    identity: dict[str, Any] | None = None
-
-    @property
-    def sample(self) -> int | None:
-        """Which of repeated samples the run is (``eval --samples K``: 1..K), else None.
-
-        Example:
-            >>> Run(Path("."), "m", "m", "", [], identity={"sample": 2}).sample
-            2
-            >>> Run(Path("."), "m", "m", "", []).sample is None
-            True
-        """
-        value = (self.identity or {}).get("sample")
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-    @property
-    def unsafe(self) -> bool:
-        """The run executed model programs without a sandbox wall (``--unsafe-no-sandbox``).
-
-        Example:
-            >>> unsafe = {"isolation": "none", "unsafe": True}
-            >>> Run(Path("."), "m", "m", "", [], sandbox=unsafe).unsafe
-            True
-        """
-        return bool((self.sandbox or {}).get("unsafe"))
-
-    @property
-    def incomplete(self) -> str | None:
-        """Why the run is incomplete, or None when every selected instance has a result.
-
-        Example:
-            >>> Run(Path("."), "m", "m", "", [], errors=2).incomplete
-            '2 instances ended in error (no model response)'
-            >>> Run(Path("."), "m", "m", "", [], {"complete": False, "aborted": "x"}).incomplete
-            'the run stopped early: x'
-            >>> Run(Path("."), "m", "m", "", [{}], {"counts": {"selected": 1}}).incomplete is None
-            True
-        """
-        summary = self.summary or {}
-        parts = []
-        if self.errors:
-            parts.append(f"{self.errors} instances ended in error (no model response)")
-        if summary.get("aborted"):
-            parts.append(f"the run stopped early: {summary['aborted']}")
-        counts = summary.get("counts")
-        selected = counts.get("selected") if isinstance(counts, dict) else None
-        done = len(self.records) + self.errors
-        if isinstance(selected, int) and selected > done:
-            parts.append(f"{selected - done} of {selected} selected instances have no result")
-        if not parts and summary.get("complete") is False:
-            parts.append("its summary.json says it is incomplete")
-        return "; ".join(parts) or None
 
 
 def _first(records: Sequence[dict[str, Any]], getter: Callable[[dict[str, Any]], Any]) -> Any:

@@ -82,7 +82,8 @@ from closurebench.report.aggregate import (
     percentile,
     suite_records,
 )
-from closurebench.report.tables import Table, _num
+from closurebench.report.table import Table
+from closurebench.report.table import num as _num
 from closurebench.schema.summary import AgentFigures, StructureFigures
 from closurebench.scoring.structure import NO_CALL, STRUCTURE_CLASSES
 

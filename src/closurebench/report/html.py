@@ -6,7 +6,7 @@ wider than the window: each table scrolls sideways in its own box
 (``div.table-scroll``), figures shrink to the page width, and long paths wrap.
 
 Example:
-    >>> from closurebench.report.tables import Table
+    >>> from closurebench.report.table import Table
     >>> page = render_html([], {"S": [Table("k", "T", "c", ["a"], [["<1>"]])]},
     ...                    {"fig": b"\\x89PNG"})
     >>> "<td>&lt;1&gt;</td>" in page, 'src="data:image/png;base64,iVBORw==' in page
@@ -23,7 +23,8 @@ from collections.abc import Mapping, Sequence
 
 from closurebench.report.aggregate import Run
 from closurebench.report.plots import MIN_CELL
-from closurebench.report.tables import Table, incomplete_note, run_status, unsafe_note
+from closurebench.report.table import Table
+from closurebench.report.tables import incomplete_note, run_status, unsafe_note
 
 __all__ = ["FIGURE_CAPTIONS", "figure_caption", "render_html", "table_html"]
 
@@ -77,7 +78,7 @@ p.warning{background:#fff4e5;border-left:4px solid #e69500;padding:.5em 1em}
 
 
 def table_html(table: Table) -> str:
-    """Render a :class:`~closurebench.report.tables.Table` (escaped) as an HTML section.
+    """Render a :class:`~closurebench.report.table.Table` (escaped) as an HTML section.
 
     Example:
         >>> print(table_html(Table("k", "T", "c", ["a"], [["1"]])))  # doctest: +ELLIPSIS

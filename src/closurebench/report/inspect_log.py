@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from closurebench.report.aggregate import ReportError, Run
+from closurebench.report.run import ReportError, Run
 from closurebench.schema import META_FIELDS, Outcome, parse_result
 
 __all__ = ["INSPECT_SUFFIXES", "is_inspect_log", "runs_from_inspect_log"]

@@ -51,7 +51,7 @@ from closurebench.report.plots import (
     short_labels,
     thin_tick_labels,
 )
-from closurebench.report.tables import Table
+from closurebench.report.table import Table
 from closurebench.schema import Outcome
 from closurebench.schema.memorisation import (
     GAPS,

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from closurebench.report.aggregate import Run, sample_variance, suite_records
-from closurebench.report.tables import Table
+from closurebench.report.table import Table
 from closurebench.schema.samples import (
     PassAtK,
     RepeatedSampling,
@@ -222,7 +222,7 @@ def samples_table(runs: Sequence[Run], suites: Iterable[str] | None = None) -> T
         suites: Keep only groups whose records are of these suites (None: all).
 
     Returns:
-        A :class:`~closurebench.report.tables.Table` (key ``<suite>_samples``, or
+        A :class:`~closurebench.report.table.Table` (key ``<suite>_samples``, or
         ``samples`` with no suite filter) or None.
     """
     groups = sample_groups(runs)

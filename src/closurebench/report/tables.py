@@ -36,9 +36,7 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from closurebench.report.aggregate import (
@@ -66,6 +64,10 @@ from closurebench.report.aggregate import (
     suite_records,
     token_stats,
 )
+from closurebench.report.grain import grain_tables
+from closurebench.report.samples import samples_table
+from closurebench.report.table import Table, md_escape
+from closurebench.report.table import num as _num
 from closurebench.schema import Outcome
 
 __all__ = [
@@ -99,88 +101,6 @@ OUTCOME_HEADERS: dict[Outcome, str] = {
     Outcome.FORMAT_ERROR: "Format err.",
     Outcome.NO_ANSWER: "No ans.",
 }
-
-_MD_SPECIAL = re.compile(r"([\\`*~|])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])|\]([(\[])")
-
-
-def md_escape(text: str) -> str:
-    """``text`` as literal Markdown: no raw HTML, emphasis, code span, link or cell break.
-
-    ``&``, ``<`` and ``>`` become entities; ``\\``, a backtick, ``*``, ``~``, ``|``, an
-    ``_`` at a word edge and the ``](`` / ``][`` of a link get a backslash. Brackets
-    alone (``75.0 [30.1, 95.4]``) and ``_`` inside words (``reach_then_count``) stay
-    as they are, so the file remains readable.
-
-    Example:
-        >>> print(md_escape("<img src=x onerror=alert(1)> & *bold*"))
-        &lt;img src=x onerror=alert(1)&gt; &amp; \\*bold\\*
-        >>> print(md_escape("[click](http://x) reach_count _x_ 75.0 [30.1, 95.4]"))
-        [click]\\(http://x) reach_count \\_x\\_ 75.0 [30.1, 95.4]
-    """
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-    def sub(m: re.Match[str]) -> str:
-        if m.group(1):
-            return "\\" + m.group(1)
-        if m.group(2):
-            return "]\\" + m.group(2)
-        return "\\_"
-
-    return _MD_SPECIAL.sub(sub, text)
-
-
-@dataclass
-class Table:
-    """A titled table of pre-formatted string cells.
-
-    Attributes:
-        key: Stable identifier (``"closure_level"``, ``"grit_naming"``, ...).
-        title: Heading shown above the table.
-        caption: One-paragraph explanation shown under the heading.
-        header: Column headers.
-        rows: Rows of cells (same length as ``header``).
-    """
-
-    key: str
-    title: str
-    caption: str
-    header: list[str]
-    rows: list[list[str]] = field(default_factory=list)
-
-    def to_markdown(self) -> str:
-        """Render as a Markdown section (heading, caption, pipe table; cells escaped).
-
-        Example:
-            >>> print(Table("k", "T", "c", ["a", "b"], [["1", "x|y"], ["<b>", "2"]]).to_markdown())
-            ### T
-            <BLANKLINE>
-            c
-            <BLANKLINE>
-            | a | b |
-            |---|---|
-            | 1 | x\\|y |
-            | &lt;b&gt; | 2 |
-        """
-        esc = [[md_escape(c) for c in row] for row in [self.header, *self.rows]]
-        lines = [f"### {self.title}", "", self.caption, ""]
-        lines.append("| " + " | ".join(esc[0]) + " |")
-        lines.append("|" + "|".join("---" for _ in self.header) + "|")
-        lines.extend("| " + " | ".join(row) + " |" for row in esc[1:])
-        return "\n".join(lines)
-
-
-def _num(x: float | None, digits: int = 1) -> str:
-    """Format a float; nan or None (no value) as an en dash, inf as ∞.
-
-    Example:
-        >>> _num(3.14159), _num(float("nan")), _num(float("inf")), _num(1234.5, 0), _num(None)
-        ('3.1', '–', '∞', '1,234', '–')
-    """
-    if x is None or math.isnan(x):
-        return "–"
-    if math.isinf(x):
-        return "∞"
-    return f"{x:,.{digits}f}"
 
 
 def _signed(x: float) -> str:
@@ -735,9 +655,6 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
     Returns:
         ``{"ClosureBench": [...], "GRIT": [...]}`` in report order.
     """
-    from closurebench.report.grain import grain_tables  # it builds on this module's Table
-    from closurebench.report.samples import samples_table  # likewise
-
     out: dict[str, list[Table]] = {}
     if _runs_with(runs, "closure"):
         sampled = samples_table(runs, ["closure"])

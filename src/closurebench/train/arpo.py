@@ -64,7 +64,6 @@ GRAIN's Table 9, whose knobs it takes):
   sampling.
 
 Example (the planner alone, with a stand-in sampler):
-    >>> from closurebench.train.grpo import ArpoSettings
     >>> def sample(requests):
     ...     return [Sample([7, 7, 1, 7, 2], [0.0] * 5, [0.9] * 5) for _ in requests]
     >>> planner = ArpoPlanner(ArpoSettings(), group_size=4, boundary={1}, window=2)
@@ -78,20 +77,37 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import numpy as np
+from pydantic import Field
 
 from closurebench.errors import ConfigError
 from closurebench.seeding import derive_seed
+from closurebench.train.recipe import _Strict
 
-if TYPE_CHECKING:
-    from closurebench.train.grpo import ArpoSettings
-
-__all__ = ["ArpoPlanner", "ArpoRollout", "Branch", "Sample", "step_points"]
+__all__ = ["ArpoPlanner", "ArpoRollout", "ArpoSettings", "Branch", "Sample", "step_points"]
 
 #: Characters that end a step when a token's text ends with them (or holds a newline).
 _STEP_END = (">",)
+
+
+class ArpoSettings(_Strict):
+    """ARPO's partial rollouts (GRAIN Table 9; see :mod:`closurebench.train.arpo`).
+
+    Attributes:
+        initial_rollouts: Full rollouts per prompt before branching (``N``).
+        beam_size: Continuations sampled at a branch point.
+        branch_probability: ARPO's base branching probability ``alpha``.
+        entropy_weight: ARPO's ``beta``: how much a rise in entropy raises it.
+        entropy_window: Tokens averaged for a step's entropy (ARPO's ``k``).
+    """
+
+    initial_rollouts: int = Field(2, ge=1)
+    beam_size: int = Field(2, ge=1)
+    branch_probability: float = Field(0.5, ge=0.0, le=1.0)
+    entropy_weight: float = Field(0.2, ge=0.0)
+    entropy_window: int = Field(8, ge=1)
 
 
 @dataclass(frozen=True)

@@ -68,6 +68,7 @@ from pydantic import Field, model_validator
 
 from closurebench.errors import ConfigError
 from closurebench.seeding import derive_seed
+from closurebench.train.arpo import ArpoSettings
 from closurebench.train.recipe import (
     RecipeBase,
     _Strict,
@@ -95,24 +96,6 @@ __all__ = [
 
 #: The mode a ``tools`` completion is scored in (assistant turns with ``tool_calls``).
 TOOLS_MODE = "agent-tools"
-
-
-class ArpoSettings(_Strict):
-    """ARPO's partial rollouts (GRAIN Table 9; see :mod:`closurebench.train.arpo`).
-
-    Attributes:
-        initial_rollouts: Full rollouts per prompt before branching (``N``).
-        beam_size: Continuations sampled at a branch point.
-        branch_probability: ARPO's base branching probability ``alpha``.
-        entropy_weight: ARPO's ``beta``: how much a rise in entropy raises it.
-        entropy_window: Tokens averaged for a step's entropy (ARPO's ``k``).
-    """
-
-    initial_rollouts: int = Field(2, ge=1)
-    beam_size: int = Field(2, ge=1)
-    branch_probability: float = Field(0.5, ge=0.0, le=1.0)
-    entropy_weight: float = Field(0.2, ge=0.0)
-    entropy_window: int = Field(8, ge=1)
 
 
 class CurriculumStage(_Strict):
