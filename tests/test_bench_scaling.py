@@ -9,6 +9,7 @@ import importlib.util
 import json
 import math
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -18,7 +19,7 @@ _SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "scaling.py"
 
 
 @pytest.fixture(scope="module")
-def scaling() -> ModuleType:
+def scaling() -> Iterator[ModuleType]:
     spec = importlib.util.spec_from_file_location("bench_scaling", _SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

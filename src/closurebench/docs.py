@@ -972,8 +972,8 @@ closurebench export grpo DATA.jsonl --out FILE [--mode MODE] [--format jsonl|hf]
 - Every check runs before anything is written. A missing file, a results file or an
   exported file instead of a dataset, a target or mode that does not apply to a suite of
   the file, `--format hf` without `datasets`: one line naming the value and the fix,
-  exit code 2. A target that does not score strictly correct in its own mode (a damaged
-  record): exit code 1.
+  exit code 1, as for a target that does not score strictly correct in its own mode (a
+  damaged record; the line says which).
 - `--verify-programs` (targets `ein`, `python`) runs every program through its mode's
   sandbox and scorer; the export is written only when all are strictly correct.
 - `--ein-card` picks the Ein syntax card of `program-ein`'s system prompt, as

@@ -182,6 +182,9 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        # A shell starts background jobs with SIGINT ignored, and a child inherits that:
+        # give quickstart the default disposition, as a terminal's Ctrl-C finds it.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     # The first panel is printed before generation starts; interrupt after it.

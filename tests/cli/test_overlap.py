@@ -14,6 +14,7 @@ from closurebench.generate.closure import ClosureConfig, write_split
 from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import write_split as write_grit
 from closurebench.generate.io import load_instances
+from closurebench.schema import GritInstance
 
 DATA = Path(__file__).parent.parent / "data"
 runner = CliRunner()
@@ -136,7 +137,7 @@ def test_ood_identifiers_used_outside_ood_are_reported(tmp_path: Path) -> None:
     used = {
         x.casefold()
         for r in load_instances(train)
-        if r.naming != "canonical"
+        if isinstance(r, GritInstance) and r.naming != "canonical"
         for x in (*r.names, *r.aliases)
     }
     assert name in used

@@ -7,6 +7,7 @@ import resource
 import subprocess
 import sys
 import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -125,7 +126,7 @@ def test_printed_values_stay_counted() -> None:
     assert info.value.line == 4
 
 
-def _ticking_clock(step: float):  # type: ignore[no-untyped-def]
+def _ticking_clock(step: float) -> Callable[[], float]:
     now = [0.0]
 
     def clock() -> float:
@@ -137,7 +138,7 @@ def _ticking_clock(step: float):  # type: ignore[no-untyped-def]
 
 def test_deadline_with_a_fake_clock_is_deterministic() -> None:
     src = "A = ones(10,10)\n" + "".join(f"B{k}[i,k] = A[i,j] A[j,k]\n" for k in range(100))
-    lines = set()
+    lines: set[int | None] = set()
     for _ in range(2):
         with pytest.raises(EinTimeoutError) as info:
             evaluate(parse(src), Limits(max_seconds=25.0), clock=_ticking_clock(1.0))
@@ -146,7 +147,8 @@ def test_deadline_with_a_fake_clock_is_deterministic() -> None:
         assert "past its deadline of 25 s (Limits.max_seconds)" in message
         assert "raise Limits.max_seconds" in message
     assert len(lines) == 1
-    assert 2 <= lines.pop() <= 26
+    line = lines.pop()
+    assert line is not None and 2 <= line <= 26
 
 
 def test_real_deadline_stops_a_long_program() -> None:

@@ -157,6 +157,6 @@ def test_cli_card_prints_either_card_and_their_sizes() -> None:
     assert one.exit_code == 0 and one.stdout.startswith("paper: ")
     assert len(one.stdout.splitlines()) == 1
     bad = runner.invoke(app, ["ein", "card", "--card", "appendix"])
-    assert bad.exit_code == 2 and "--card 'appendix' is unknown" in bad.output
+    assert bad.exit_code == 1 and "--card 'appendix' is unknown" in bad.output
     loose = runner.invoke(app, ["ein", "card", "--tokenizer", "estimate"])
-    assert loose.exit_code == 2 and "add --tokens" in loose.output
+    assert loose.exit_code == 1 and "add --tokens" in loose.output

@@ -195,7 +195,7 @@ EINSUM_FORMS = [
 def _random_program(rng: random.Random) -> str:
     """A random, mostly well-formed program: assignments, einsums and prints."""
     names: list[str] = []
-    lines = []
+    lines: list[str] = []
     for _ in range(rng.randint(1, 8)):
         roll = rng.random()
         if roll < 0.2 and names:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -70,7 +72,7 @@ def test_huge_requests_fail_fast_under_default_limits() -> None:
     calls: list[str] = []
     real_einsum = np.einsum
 
-    def counted(*args: object, **kwargs: object) -> object:
+    def counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(str(args[0]))
         return real_einsum(*args, **kwargs)
 

@@ -1,4 +1,4 @@
-"""Fixtures for the evaluation-harness tests."""
+"""Fixtures for the evaluation-harness tests (the eval app itself is in ``eval_cli``)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from fake_openai_server import FakeOpenAIServer, fake_openai_server
 
 import closurebench
-from closurebench.cli.eval import eval_cmd
-
-#: ``closurebench eval`` as a one-command app, for typer's CliRunner.
-EVAL_APP = typer.Typer()
-EVAL_APP.command()(eval_cmd)
-
-#: ``python -c`` source that runs ``closurebench eval`` in a child process.
-EVAL_LAUNCH = "import typer; from closurebench.cli.eval import eval_cmd; typer.run(eval_cmd)"
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -22,7 +23,6 @@ from closurebench.evaluate.modes.agent import GRAIN_SYSTEM, split_turn
 from closurebench.evaluate.records import iter_results
 from closurebench.evaluate.reference import reader_call
 from closurebench.generate.grit import GritConfig, write_split
-from conftest import EVAL_APP
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from eval_cli import EVAL_APP, EVAL_LAUNCH
 from fake_openai_server import Reply
 from typer.testing import CliRunner
-
-from conftest import EVAL_APP, EVAL_LAUNCH
 
 
 class _Gate:

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Die, FakeOpenAIServer, Reply, Status
 from typer.testing import CliRunner
 
-from closurebench.cli import app
-from closurebench.cli.eval import EXIT_ABORTED
+from closurebench.cli import EXIT_INFRASTRUCTURE, app
 from closurebench.errors import ConfigError
 from closurebench.evaluate.options import RunStats
 from closurebench.evaluate.providers import (
@@ -35,7 +35,6 @@ from closurebench.evaluate.providers import (
     build_provider,
 )
 from closurebench.evaluate.providers.endpoints import EndpointRouter
-from conftest import EVAL_APP
 
 S = GenerationSettings(model="fake-model", timeout_s=10.0)
 MSGS = [{"role": "user", "content": "q"}]
@@ -414,7 +413,7 @@ def test_a_server_down_at_the_start_is_marked_down_and_the_run_goes_on(
     assert ep_a["ok"] == 30
 
     res = _invoke(_args(path, tmp_path / "none", dead, _closed_port_url()))
-    assert res.exit_code == EXIT_ABORTED
+    assert res.exit_code == EXIT_INFRASTRUCTURE
     assert "cannot reach any of the 2 servers" in res.stderr
 
 
@@ -429,7 +428,7 @@ def test_both_servers_dying_stops_the_run_as_one_dead_server_does(
         res = _invoke(
             _args(path, out, a.base_url, b.base_url, extra=("--max-consecutive-failures", "2"))
         )
-    assert res.exit_code == EXIT_ABORTED, res.output
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output
     assert "instances in a row ended in error" in res.stderr
     assert "every endpoint is down" in res.stderr
     assert "every endpoint is now down" in res.stderr
@@ -460,7 +459,7 @@ def test_a_server_that_does_not_serve_the_model_is_set_aside(data: Any, tmp_path
         FakeOpenAIServer(strict_models=True, served_models=["other"]) as b,
     ):
         res = _invoke(_args(path, tmp_path / "none", a.base_url, b.base_url, extra=ONE))
-    assert res.exit_code == EXIT_ABORTED
+    assert res.exit_code == EXIT_INFRASTRUCTURE
     assert "stopped at once" in res.stderr and "every --base-url refused" in res.stderr
     assert "set aside" in res.stderr  # the first refusal; the last one is the run's error
 

@@ -7,13 +7,13 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
 import closurebench
 from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
-from conftest import EVAL_APP
 
 
 def _results(out: Path) -> list[dict[str, Any]]:

@@ -17,12 +17,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP, EVAL_LAUNCH
 from fake_openai_server import FakeOpenAIServer, Reply, Status
 from typer.testing import CliRunner
 
-from closurebench.cli.eval import EXIT_ABORTED, EXIT_INCOMPLETE
+from closurebench.cli import EXIT_INCOMPLETE, EXIT_INFRASTRUCTURE
 from closurebench.report import build_report
-from conftest import EVAL_APP, EVAL_LAUNCH
 
 
 def _answers(records: list[Any]) -> Any:
@@ -65,7 +65,7 @@ def test_unknown_model_404_stops_at_once_with_the_servers_message(
         # options given later win (click keeps the last value of an option)
         res = _invoke(_args(path, fake, out, "--retries", "4", "--backoff", "1", model="nope"))
         sent = len(fake.chat_requests)
-    assert res.exit_code == EXIT_ABORTED, res.output
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output
     assert "The model `nope` does not exist" in res.stderr and "404" in res.stderr
     assert "Traceback" not in res.output
     assert sent <= 2  # one request per worker at most: no retry, no further instance
@@ -81,7 +81,7 @@ def test_bad_api_key_401_stops_at_once(data: Any, tmp_path: Path) -> None:
         out = tmp_path / "run"
         res = _invoke(_args(path, fake, out, "--retries", "3"), OPENAI_API_KEY="a-wrong-key")
         sent = len(fake.chat_requests)
-    assert res.exit_code == EXIT_ABORTED, res.output
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output
     assert "authentication failed" in res.stderr and "Incorrect API key" in res.stderr
     assert "a-wrong-key" not in res.output
     assert sent <= 2 and _lines(out / "results.jsonl") == []
@@ -95,7 +95,7 @@ def test_always_500_trips_the_circuit_breaker(data: Any, tmp_path: Path) -> None
         args = _args(path, fake, out, "--retries", "1", "--max-consecutive-failures", "3")
         res = _invoke([*args, "--concurrency", "1"])
         sent = len(fake.chat_requests)
-    assert res.exit_code == EXIT_ABORTED, res.output
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output
     assert "3 instances in a row ended in error" in res.stderr
     assert "500: internal server error" in res.stderr and "--max-consecutive-failures" in res.stderr
     results = _lines(out / "results.jsonl")

@@ -15,13 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import FakeOpenAIServer, Reply, Status
 from typer.testing import CliRunner
 
-from closurebench.cli import app
-from closurebench.cli.eval import EXIT_INCOMPLETE
+from closurebench.cli import EXIT_INCOMPLETE, app
 from closurebench.schema.samples import parse_samples
-from conftest import EVAL_APP
 
 #: Per instance (in dataset order), whether sample k's reply is right; None: HTTP 500.
 TABLE: list[list[bool | None]] = [
@@ -79,7 +78,8 @@ def test_samples_give_pass_at_k_equal_to_a_hand_count(data: Any, tmp_path: Path)
     mean_acc = sum(accs) / 3
     std = math.sqrt(sum((a - mean_acc) ** 2 for a in accs) / 2)
     assert strict.std_over_samples == pytest.approx(std)
-    assert strict.ci95 is not None and strict.ci95[0] < strict.mean < strict.ci95[1]
+    assert strict.ci95 is not None and strict.mean is not None
+    assert strict.ci95[0] < strict.mean < strict.ci95[1]
     assert "pass@1=0.556, pass@2=0.667, pass@3=1.000" in res.stdout
     md = (out / "report" / "report.md").read_text()
     assert "Repeated sampling (pass@k)" in md

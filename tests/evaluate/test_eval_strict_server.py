@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import FakeOpenAIServer, Reply
 from typer.testing import CliRunner
 
@@ -25,7 +26,6 @@ from closurebench.evaluate.records import make_result
 from closurebench.evaluate.requests import Requester
 from closurebench.generate.grit import GritConfig, write_split
 from closurebench.schema import parse_result
-from conftest import EVAL_APP
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +155,8 @@ class _Refusing:
     name = "refusing"
 
     def __init__(self, param: str, *, always: bool = False) -> None:
-        self.param, self.always, self.sent = param, always, []
+        self.param, self.always = param, always
+        self.sent: list[dict[str, Any]] = []
 
     async def complete(self, messages: Any, settings: GenerationSettings) -> Completion:
         fields = settings.request_fields()

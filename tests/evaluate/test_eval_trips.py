@@ -13,12 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from eval_cli import EVAL_APP
 from fake_openai_server import FakeOpenAIServer, Reply
 from typer.testing import CliRunner
 
-from closurebench.cli import app
-from closurebench.cli.eval import EXIT_ABORTED
-from conftest import EVAL_APP
+from closurebench.cli import EXIT_INFRASTRUCTURE, app
 
 
 def _answers(records: list[Any]) -> Any:
@@ -80,7 +79,7 @@ def test_a_run_with_no_results_takes_the_corrected_command(data: Any, tmp_path: 
         base = [str(path), "--base-url", fake.base_url, "--out", str(out), "--no-progress"]
         base += ["--retries", "0", "--limit", "3"]
         wrong = _invoke([*base, "--model", "nope"])
-        assert wrong.exit_code == EXIT_ABORTED, wrong.output
+        assert wrong.exit_code == EXIT_INFRASTRUCTURE, wrong.output
         assert (out / "run.json").is_file()
         right = _invoke([*base, "--model", "fake-model"])
         assert right.exit_code == 0, right.output
@@ -119,7 +118,7 @@ def test_generate_refuses_to_replace_a_split(tmp_path: Path) -> None:
     assert runner.invoke(app, args).exit_code == 0
     before = (tmp_path / "closure-heldout.jsonl").read_bytes()
     res = runner.invoke(app, [*args, "--seed", "5"])
-    assert res.exit_code == 2 and "exists; pass --overwrite" in res.output
+    assert res.exit_code == 1 and "exists; pass --overwrite" in res.output
     assert (tmp_path / "closure-heldout.jsonl").read_bytes() == before
     res = runner.invoke(app, [*args, "--seed", "5", "--overwrite"])
     assert res.exit_code == 0, res.output
@@ -137,7 +136,7 @@ def test_a_server_that_is_not_running_is_a_provider_failure(data: Any, tmp_path:
             [str(path), "--model", "m", "--base-url", f"http://127.0.0.1:{port}/v1",
              "--out", str(tmp_path / "run"), "--no-progress"]
         )  # fmt: skip
-    assert res.exit_code == EXIT_ABORTED, res.output  # the README's 3, not bad input's 1
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output  # the README's 3, not bad input's 1
     assert "cannot reach the server" in res.stderr and "check --base-url" in res.stderr
 
 
@@ -243,7 +242,7 @@ def test_several_models_in_one_command(data: Any, tmp_path: Path) -> None:
         args = [str(path), "--base-url", fake.base_url, "--out", str(out), "--no-progress"]
         args += ["--limit", "4", "--retries", "0", "--model", "org/good", "--model", "nope"]
         res = _invoke(args)
-    assert res.exit_code == EXIT_ABORTED, res.output  # the worst of the two
+    assert res.exit_code == EXIT_INFRASTRUCTURE, res.output  # the worst of the two
     assert "== org/good ->" in res.stdout and "== nope ->" in res.stdout
     good = json.loads((out / "org--good" / "summary.json").read_text())
     assert good["strict_accuracy"] == 1.0 and good["counts"]["total"] == 4

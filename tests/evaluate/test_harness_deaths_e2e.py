@@ -22,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from eval_cli import EVAL_APP, EVAL_LAUNCH
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -29,7 +30,6 @@ from closurebench.evaluate.journal import JOURNAL_FILE, read_deaths
 from closurebench.jsonl import scan
 from closurebench.report.aggregate import accuracy, load_run
 from closurebench.report.tables import run_status
-from conftest import EVAL_APP, EVAL_LAUNCH
 
 N = 6  # instances in the run
 POISONED = 2  # the index of the instance whose program "kills the harness"

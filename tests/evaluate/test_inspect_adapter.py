@@ -19,12 +19,12 @@ import pytest
 
 pytest.importorskip("inspect_ai")
 
+from eval_cli import EVAL_APP
 from fake_openai_server import FakeOpenAIServer, Reply
 from inspect_ai import eval as inspect_eval
 from typer.testing import CliRunner
 
 import closurebench
-from conftest import EVAL_APP
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -26,7 +27,6 @@ from closurebench.evaluate.program import oracle_program
 from closurebench.evaluate.records import iter_results
 from closurebench.sandbox import isolation_available
 from closurebench.surface.closure import read_wording
-from conftest import EVAL_APP
 
 #: Categories of the split: ambiguous ones (asked implicitly) and two with one reading.
 CATEGORIES = ("reach_then_count", "negative_reach", "kinship_complex", "reachability",

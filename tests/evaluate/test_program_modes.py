@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -33,7 +34,6 @@ from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_runs
 from closurebench.report.tables import all_tables
 from closurebench.schema import ClosureInstance
-from conftest import EVAL_APP
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +140,8 @@ def _misread(record: ClosureInstance) -> tuple[str, str]:
 
 def _wrong_logic(record: ClosureInstance, language: str) -> str:
     """The right graph, a wrong answer: the count plus 3 (beyond any lenient tolerance)."""
-    wrong = int(record.answer) + 3  # type: ignore[call-overload]
+    assert isinstance(record.answer, int)
+    wrong = record.answer + 3
     program = oracle_program(record, language)
     if language == "ein":
         return program + "Wrong = Result + 3\n:print Wrong\n"

@@ -15,6 +15,7 @@ from fake_openai_server import FakeOpenAIServer, Reply, Slow, Status
 from typer.testing import CliRunner
 
 import closurebench
+from closurebench.cli import handle_errors
 from closurebench.cli.eval import eval_cmd
 from closurebench.errors import ConfigError
 from closurebench.evaluate.providers import GenerationSettings, ProviderError
@@ -142,7 +143,7 @@ def test_cli_with_workers_matches_in_process(fake_openai: FakeOpenAIServer, tmp_
 
     fake_openai.script(default=answer)
     app = typer.Typer()
-    app.command()(eval_cmd)
+    app.command()(handle_errors(eval_cmd))
     runs = {}
     for name, extra in (("inproc", []), ("pool", ["--workers", "2"])):
         res = CliRunner().invoke(
@@ -163,7 +164,7 @@ def test_cli_with_workers_matches_in_process(fake_openai: FakeOpenAIServer, tmp_
 
 def test_cli_rejects_workers_for_other_providers(tmp_path: Path) -> None:
     app = typer.Typer()
-    app.command()(eval_cmd)
+    app.command()(handle_errors(eval_cmd))
     data = tmp_path / "d.jsonl"
     data.write_text('{"id": "a", "question": "q", "answer": 1, "result_type": "integer"}\n')
     script = tmp_path / "s.json"

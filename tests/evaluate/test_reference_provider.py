@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -24,7 +25,6 @@ from closurebench.evaluate.providers import (
     resolve_provider,
 )
 from closurebench.evaluate.reference import REFERENCE_MODELS
-from conftest import EVAL_APP
 
 
 def _eval(data: Path, out: Path, *args: str) -> Any:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import FakeOpenAIServer
 from typed_records import closure_instance
 from typer.testing import CliRunner
@@ -32,7 +33,6 @@ from closurebench.evaluate.records import iter_result_records
 from closurebench.evaluate.runner import RunOptions, run_eval
 from closurebench.jsonl import canonical_json
 from closurebench.schema import Outcome, Suite
-from conftest import EVAL_APP
 
 
 class NoteThenAnswerMode(Mode):

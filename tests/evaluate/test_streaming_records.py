@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from typed_records import closure_instance
 
@@ -15,13 +16,17 @@ from closurebench.evaluate.records import iter_results, repair_results, summariz
 from closurebench.evaluate.runner import RunOptions, run_eval
 
 
-def _write(path: Path, rows: list[dict], tail: str = "") -> None:
+def _write(path: Path, rows: list[dict[str, Any]], tail: str = "") -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in rows) + tail)
 
 
 def test_iter_results_skips_damage_without_touching_the_file(tmp_path: Path) -> None:
     path = tmp_path / "results.jsonl"
-    rows = [{"id": "a", "strict": True}, {"id": "b"}, {"id": "a", "strict": False}]
+    rows: list[dict[str, Any]] = [
+        {"id": "a", "strict": True},
+        {"id": "b"},
+        {"id": "a", "strict": False},
+    ]
     _write(path, rows, tail='{"id": "c", "str')
     before = path.read_bytes()
     assert [r["id"] for r in iter_results(path)] == ["a", "b"]
@@ -45,7 +50,7 @@ def test_repair_results_drops_damage_and_chosen_results(tmp_path: Path) -> None:
 
 
 def test_summarize_streams_one_pass() -> None:
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"outcome": "strict_correct", "strict": True, "lenient": True, "suite": "closure",
          "usage": {"prompt_tokens": 10, "completion_tokens": 4}, "latency_s": 1.0},
         {"outcome": "no_answer", "error": "x", "usage": {}, "mode": "late"},

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from eval_cli import EVAL_APP
 from fake_openai_server import Reply
 from typer.testing import CliRunner
 
@@ -28,7 +29,6 @@ from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_run, load_runs
 from closurebench.report.tables import all_tables
 from closurebench.schema import SummaryFigures
-from conftest import EVAL_APP
 
 
 def _eval(data: Path, out: Path, *args: str) -> dict[str, Any]:

@@ -78,7 +78,7 @@ def _results_file(path: Path) -> Path:
         ("sandbox-alone", "--sandbox bwrap applies with --verify-programs only"),
     ],
 )
-def test_bad_input_is_one_line_exit_2_and_nothing_written(
+def test_bad_input_is_one_line_exit_1_and_nothing_written(
     closure_data: tuple[Path, list[Any]],
     grit_data: tuple[Path, list[Any]],
     tmp_path: Path,
@@ -111,7 +111,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(
     }[case]
     target = tmp_path if case == "out-folder" else out
     res = _export(*args, "--out", str(target))
-    assert res.exit_code == 2, res.output
+    assert res.exit_code == 1, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), res.output
     assert match in lines[0], lines[0]
@@ -144,7 +144,7 @@ def test_hf_without_datasets_names_the_extra(
     res = _export(
         "sft", str(closure_data[0]), "--target", "answer", "--out", str(out), "--format", "hf"
     )
-    assert res.exit_code == 2
+    assert res.exit_code == 1
     assert "needs the `datasets` package" in res.output and "--extra train" in res.output
     assert not out.exists()
 

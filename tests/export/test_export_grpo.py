@@ -19,7 +19,14 @@ from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.modes.agent import graph_tool_spec
 from closurebench.evaluate.reference import reader_call
 from closurebench.jsonl import canonical_json
-from closurebench.schema import GrpoRecord, instance_from_ground_truth, parse_training, schema_for
+from closurebench.schema import (
+    ClosureInstance,
+    GritInstance,
+    GrpoRecord,
+    instance_from_ground_truth,
+    parse_training,
+    schema_for,
+)
 from closurebench.scoring import score_closure, score_grit
 from closurebench.scoring.structure import score_structure
 from closurebench.tools import run_tool
@@ -50,8 +57,11 @@ def _wrong(row: GrpoRecord, value: Any) -> Any:
 
 def _score(row: GrpoRecord, text: str) -> bool:
     record = instance_from_ground_truth(row.ground_truth)
-    scorer = score_grit if row.suite == "grit" else score_closure
-    return scorer(record, text).strict
+    if row.suite == "grit":
+        assert isinstance(record, GritInstance)
+        return score_grit(record, text).strict
+    assert isinstance(record, ClosureInstance)
+    return score_closure(record, text).strict
 
 
 def test_prompts_are_the_default_modes_turns(suite_data: tuple[Path, list[Any]]) -> None:

@@ -194,7 +194,7 @@ def test_an_earlier_export_is_replaced_and_other_folders_refused(
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep me", encoding="utf-8")
     res = _export(str(closure_data[0]), "--out", str(foreign))
-    assert res.exit_code == 2 and "holds other files" in res.output
+    assert res.exit_code == 1 and "holds other files" in res.output
     assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
 
 
@@ -207,7 +207,7 @@ def test_an_earlier_export_is_replaced_and_other_folders_refused(
         ("no-datasets", "install the `hf` extra"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(
+def test_bad_input_is_one_line_exit_1(
     closure_data: tuple[Path, list[Any]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -224,7 +224,7 @@ def test_bad_input_is_one_line_exit_2(
         monkeypatch.setattr(hf, "hf_available", lambda: False)
     out = tmp_path / "out"
     res = _export(*args, "--out", str(out))
-    assert res.exit_code == 2, res.output
+    assert res.exit_code == 1, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], res.output
     assert not out.exists()
@@ -249,7 +249,7 @@ def test_a_core_install_runs_the_cli_and_names_the_extra(
     run = subprocess.run(
         [sys.executable, "-c", _CORE, command, *args], capture_output=True, text=True, check=False
     )
-    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.returncode == 1, run.stdout + run.stderr
     lines = [line for line in (run.stdout + run.stderr).splitlines() if line.strip()]
     extra = "hf" if command == "hf" else "lm-eval"
     assert len(lines) == 1 and f"install the `{extra}` extra" in lines[0], lines

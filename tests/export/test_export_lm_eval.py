@@ -227,7 +227,7 @@ def test_without_files_it_generates_the_default_splits(
         ("foreign", "holds other files"),
     ],
 )
-def test_bad_input_is_one_line_exit_2(
+def test_bad_input_is_one_line_exit_1(
     few: tuple[list[Path], list[Any]],
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -245,7 +245,7 @@ def test_bad_input_is_one_line_exit_2(
         out.mkdir()
         (out / "notes.txt").write_text("mine", encoding="utf-8")
     res = _export(*args)
-    assert res.exit_code == 2, res.output
+    assert res.exit_code == 1, res.output
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: ") and match in lines[0], res.output
     assert case == "foreign" or not out.exists()

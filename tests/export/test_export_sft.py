@@ -25,6 +25,7 @@ import pytest
 from closurebench.evaluate.modes import get_mode, score_text
 from closurebench.evaluate.modes.agent import graph_tool_spec
 from closurebench.evaluate.modes.base import Mode, ModeOutput
+from closurebench.evaluate.modes.program import ProgramMode
 from closurebench.evaluate.providers.base import Completion, apply_stop
 from closurebench.jsonl import canonical_json
 from closurebench.schema import SftRecord, parse_training, schema_for
@@ -188,6 +189,7 @@ def test_program_targets_run_correct_in_their_mode(
     records = closure_data[1] + (grit_data[1] if target == "python" else [])
     rows = sft_records(records, target)
     mode = get_mode(TARGETS[target].mode)
+    assert isinstance(mode, ProgramMode)
     mode.use_sandbox(wall)
     fence = "```" + ("ein" if target == "ein" else "python") + "\n"
     for record, row in zip(records, rows, strict=True):
@@ -218,6 +220,7 @@ def test_a_wrong_program_does_not_pass_the_check(
         }
     )
     mode = get_mode("program-python")
+    assert isinstance(mode, ProgramMode)
     mode.use_sandbox(wall)
     assert verify_program(record, row, mode).strict
     assert not verify_program(record, wrong, mode).strict

@@ -128,7 +128,7 @@ def test_a_bad_value_is_a_clear_error(tmp_path: Path) -> None:
     res = runner.invoke(
         app, ["generate", "closure", "--out", str(tmp_path), "--conventions", "paper"]
     )
-    assert res.exit_code == 2
+    assert res.exit_code == 1
     assert "--conventions 'paper' is unknown; choose one of explicit, implicit" in res.output
     assert not list(tmp_path.iterdir())
     with pytest.raises(ConfigError, match="conventions 'loose' is unknown; choose one of"):

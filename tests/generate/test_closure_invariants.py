@@ -9,6 +9,7 @@ answer score strictly correct.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -41,7 +42,12 @@ def test_category_under_every_surface(name: str) -> None:
         frame, pool = frames[k % len(frames)], pools[k % len(pools)]
         n = max(task.min_n, 4 + k % 9)
         v = sample_verified(task, 0, ("invariant", name, k), n=n, density=0.15 + 0.03 * (k % 8))
-        kwargs = {"encoding": encoding, "style": style, "domain": frame, "label_pool": pool}
+        kwargs: dict[str, Any] = {
+            "encoding": encoding,
+            "style": style,
+            "domain": frame,
+            "label_pool": pool,
+        }
         r1 = render_closure(
             v.structure, g=rng(k, "surface", name), **kwargs,
         )  # fmt: skip

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -57,7 +58,12 @@ def test_no_question_of_a_default_split_carries_an_answer_type_hint(
 
 
 def test_answer_hints_knob_adds_the_form_and_changes_nothing_else() -> None:
-    base = {"split": "train", "seed": 3, "count": 26 * 2, "encodings": ("nl", "json", "matrix")}
+    base: dict[str, Any] = {
+        "split": "train",
+        "seed": 3,
+        "count": 26 * 2,
+        "encodings": ("nl", "json", "matrix"),
+    }
     plain = generate_records(ClosureConfig(**base))
     hinted = generate_records(ClosureConfig(**base, answer_hints=True))
     assert len(hinted) == len(plain) == 52
@@ -108,7 +114,9 @@ def test_booleans_stay_balanced(splits: dict[str, list[ClosureInstance]]) -> Non
         for category, task in CLOSURE_TASKS.items():
             if task.result_type is ResultType.BOOLEAN:
                 answers = [r.answer for r in records if r.category == category]
-                assert abs(sum(answers) - len(answers) / 2) <= 0.5, category
+                assert all(isinstance(a, bool) for a in answers), category
+                trues = sum(a is True for a in answers)
+                assert abs(trues - len(answers) / 2) <= 0.5, category
 
 
 def test_no_structure_or_question_is_shared_across_the_three_splits(

@@ -14,7 +14,6 @@ import pytest
 from typer.testing import CliRunner
 
 from closurebench.cli import app as cli_app
-from closurebench.cli.generate import app
 from closurebench.errors import ConfigError, SamplingError
 from closurebench.generate.grit import (
     SPLITS,
@@ -28,7 +27,7 @@ from closurebench.generate.grit import (
 from closurebench.schema import GritInstance
 from closurebench.surface.grit import FORMS, NAMINGS, GritStructure, read_view
 from closurebench.surface.grit.scenarios import for_task
-from closurebench.tasks.grit import GRIT_TASKS
+from closurebench.tasks.grit import GRIT_TASKS, GritTask, Solved
 
 KEYS = {
     "id", "suite", "split", "task", "graph_id", "view", "form", "naming", "scenario", "n",
@@ -38,8 +37,8 @@ KEYS = {
 
 
 @pytest.fixture(scope="module")
-def records() -> list[dict]:
-    out: list[dict] = []
+def records() -> list[GritInstance]:
+    out: list[GritInstance] = []
     for seed in (0, 1):
         out += generate_records(GritConfig(split="test", seed=seed, count=12, n_max=12))[0]
     out += generate_records(GritConfig(split="ood", seed=2, count=6, n_max=11))[0]
@@ -156,17 +155,21 @@ def test_reader_round_trip(records: list[GritInstance]) -> None:
 
 
 def test_answers_are_invariant_or_map_to_the_same_nodes(records: list[GritInstance]) -> None:
-    by_graph: dict[tuple, list[dict]] = defaultdict(list)
+    by_graph: dict[tuple[str, int, str], list[GritInstance]] = defaultdict(list)
     for r in records:
         by_graph[(r.split, r.seed.structure, r.graph_id)].append(r)
     for views in by_graph.values():
         task = views[0].task
         if task == "bfs":
             for v in views:
-                assert v.answer == [v.names[i] for i in v.solution]
+                assert isinstance(v.solution, list)
+                ids = [i for i in v.solution if isinstance(i, int)]
+                assert ids == v.solution  # node ids
+                assert v.answer == [v.names[i] for i in ids]
         elif task == "centrality":
             assert len({v.solution for v in views}) == 1
             for v in views:
+                assert isinstance(v.solution, int)
                 assert v.answer == v.names[v.solution]
         else:
             assert len({json.dumps(v.answer) for v in views}) == 1
@@ -181,6 +184,7 @@ def test_stored_solutions_pass_their_checkers(records: list[GritInstance]) -> No
         else:
             assert task.check(s, r.solution) == r.answer, r.id
         if r.task in ("graph_coloring", "tsp", "vertex_cover"):
+            assert r.certificate is not None
             assert r.certificate["gap"] == 0 and r.certificate["bound"] == r.answer
 
 
@@ -239,9 +243,9 @@ def test_config_errors_name_the_value_and_choices() -> None:
 def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
     runner = CliRunner()
     res = runner.invoke(
-        app,
-        ["grit", "--split", "ood", "--seed", "1", "--out", str(tmp_path), "--count", "2",
-         "--tasks", "vertex_cover,bfs", "--n-min", "6", "--n-max", "8"],
+        cli_app,
+        ["generate", "grit", "--split", "ood", "--seed", "1", "--out", str(tmp_path),
+         "--count", "2", "--tasks", "vertex_cover,bfs", "--n-min", "6", "--n-max", "8"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     lines = (tmp_path / "grit-ood.jsonl").read_text(encoding="utf-8").splitlines()
@@ -251,8 +255,8 @@ def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
     assert man["layout"] == "paper" and man["arguments"]["layout"] == "paper"
     assert man["task_graphs"] == {"vertex_cover": 1, "bfs": 1} and man["deviations"] == []
     res = runner.invoke(
-        app,
-        ["grit", "--split", "test", "--out", str(tmp_path / "e"), "--count", "7",
+        cli_app,
+        ["generate", "grit", "--split", "test", "--out", str(tmp_path / "e"), "--count", "7",
          "--tasks", "vertex_cover,bfs", "--n-max", "10", "--layout", "even"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
@@ -265,8 +269,8 @@ def test_cli_writes_split_and_rejects_bad_names(tmp_path: Path) -> None:
         (["--tasks", "tsp,shortestpath"], "'shortestpath'"),
         (["--n-min", "30", "--n-max", "20"], "node range"),
     ]:
-        res = runner.invoke(app, ["grit", "--out", str(tmp_path / "x"), *args])
-        assert res.exit_code == 2 and needle in res.output and "Traceback" not in res.output
+        res = runner.invoke(cli_app, ["generate", "grit", "--out", str(tmp_path / "x"), *args])
+        assert res.exit_code == 1 and needle in res.output and "Traceback" not in res.output
 
 
 def _time_out_first_solves(monkeypatch: pytest.MonkeyPatch, task: str, times: int) -> list[float]:
@@ -277,7 +281,7 @@ def _time_out_first_solves(monkeypatch: pytest.MonkeyPatch, task: str, times: in
     real = cls.solve
     limits: list[float] = []
 
-    def solve(self, s, *, time_limit=60.0):  # type: ignore[no-untyped-def]
+    def solve(self: GritTask, s: GritStructure, *, time_limit: float = 60.0) -> Solved:
         limits.append(time_limit)
         if len(limits) <= times:
             raise SolverTimeout(task, time_limit, "forced by the test")
@@ -315,22 +319,26 @@ def test_cli_time_limit_option_and_timeout_report(
 ) -> None:
     _time_out_first_solves(monkeypatch, "bfs", 1)
     res = CliRunner().invoke(
-        app,
-        ["grit", "--out", str(tmp_path), "--count", "1", "--tasks", "bfs", "--n-max", "10",
-         "--time-limit", "2.5"],
+        cli_app,
+        ["generate", "grit", "--out", str(tmp_path), "--count", "1", "--tasks", "bfs",
+         "--n-max", "10", "--time-limit", "2.5"],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     assert "resampled after a solver passed --time-limit 2.5 s" in res.output
     man = json.loads((tmp_path / "grit-test.manifest.json").read_text())
     assert man["arguments"]["time_limit"] == 2.5 and man["resamples"]["timeouts"] == 1
     for bad in ("0", "-1"):
-        res = CliRunner().invoke(app, ["grit", "--out", str(tmp_path), "--time-limit", bad])
-        assert res.exit_code == 2 and "time_limit" in res.output and "Traceback" not in res.output
+        res = CliRunner().invoke(
+            cli_app, ["generate", "grit", "--out", str(tmp_path), "--time-limit", bad]
+        )
+        assert res.exit_code == 1 and "time_limit" in res.output and "Traceback" not in res.output
 
 
 def test_cli_n_min_above_the_splits_range_says_to_pass_n_max(tmp_path: Path) -> None:
-    res = CliRunner().invoke(app, ["grit", "--out", str(tmp_path), "--n-min", "150"])
-    assert res.exit_code == 2
+    res = CliRunner().invoke(
+        cli_app, ["generate", "grit", "--out", str(tmp_path), "--n-min", "150"]
+    )
+    assert res.exit_code == 1
     assert "150..40" in res.output and "pass --n-max too" in res.output
 
 
@@ -420,11 +428,13 @@ def test_large_and_ood_are_drawn_in_the_test_regime_and_app_a_is_a_knob(tmp_path
         GritConfig(split="large", regime="app-x")
     args = ["grit", "--split", "large", "--count", "6", "--n-max", "41", "--seed", "5",
             "--tasks", "shortest_path", "--regime", "app-a", "--out", str(tmp_path)]  # fmt: skip
-    res = CliRunner().invoke(app, args)
+    res = CliRunner().invoke(cli_app, ["generate", *args])
     assert res.exit_code == 0, res.output
     man = json.loads((tmp_path / "grit-large.manifest.json").read_text())
     assert man["arguments"]["regime"] == "app-a"
     assert man["arguments"]["density"] == [0.1, 0.3]
     assert man["density_stats"]["shortest_path"]["directed"] > 0
-    res = CliRunner().invoke(app, ["grit", "--regime", "dense", "--out", str(tmp_path)])
-    assert res.exit_code == 2 and "regime='dense' is unknown" in res.output
+    res = CliRunner().invoke(
+        cli_app, ["generate", "grit", "--regime", "dense", "--out", str(tmp_path)]
+    )
+    assert res.exit_code == 1 and "regime='dense' is unknown" in res.output

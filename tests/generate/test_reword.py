@@ -88,6 +88,7 @@ def test_a_record_whose_answer_does_not_follow_is_refused(
     pairs: list[tuple[ClosureInstance, ClosureInstance]],
 ) -> None:
     old = next(o for o, _ in pairs if o.category == "triangle_count")
+    assert isinstance(old.answer_ids, int)
     bad = ClosureInstance.model_validate({**old.to_json(), "answer_ids": old.answer_ids + 1})
     with pytest.raises(VerificationError, match=old.id):
         reword_record(bad, surface_seed=1)

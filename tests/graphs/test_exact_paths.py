@@ -89,7 +89,7 @@ def test_shortest_path_edge_cases() -> None:
     with pytest.raises(GraphError, match="not a node id"):
         shortest_path(2, [(0, 2)], 0, 1, directed=False)
     with pytest.raises(GraphError, match="source"):
-        shortest_path(2, [(0, 1)], "0", 1, directed=False)
+        shortest_path(2, [(0, 1)], "0", 1, directed=False)  # type: ignore[arg-type]
     with pytest.raises(GraphError, match="finite"):
         shortest_path(2, [(0, 1, float("nan"))], 0, 1, directed=False)
 
@@ -147,10 +147,12 @@ def test_nlgraph_shortest_paths_reproduced() -> None:
     multiple = 0
     for item in items:
         q = item["question"]
-        n = int(n_re.search(q).group(1)) + 1
+        n_m, q_m, a_m = n_re.search(q), q_re.search(q), a_re.search(item["answer"])
+        assert n_m is not None and q_m is not None and a_m is not None, item
+        n = int(n_m.group(1)) + 1
         edges = [tuple(int(x) for x in m) for m in edge_re.findall(q)]
-        s, t = (int(x) for x in q_re.search(q).groups())
-        path_txt, total = a_re.search(item["answer"]).groups()
+        s, t = (int(x) for x in q_m.groups())
+        path_txt, total = a_m.groups()
         ref_path = [int(x) for x in path_txt.split(",")]
         r = shortest_path(n, edges, s, t, directed=False)
         assert r.cost == int(total)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Literal
 
 import networkx as nx
 import numpy as np
@@ -133,8 +134,8 @@ def test_sampling_error_names_parameters_and_fix() -> None:
         (lambda g: erdos_renyi(g, 5, -0.1), "density=-0.1"),
         (lambda g: erdos_renyi(g, 5, float("nan")), "density=nan"),
         (lambda g: erdos_renyi(g, 0, 0.5), "n=0"),
-        (lambda g: erdos_renyi(g, 5.0, 0.5), "n=5.0"),
-        (lambda g: erdos_renyi(g, 5, 0.5, require="weak"), "require='weak'"),
+        (lambda g: erdos_renyi(g, 5.0, 0.5), "n=5.0"),  # type: ignore[arg-type]
+        (lambda g: erdos_renyi(g, 5, 0.5, require="weak"), "require='weak'"),  # type: ignore[arg-type]
         (lambda g: erdos_renyi(g, 5, 0.5, require="strong", max_attempts=0), "max_attempts=0"),
         (lambda g: erdos_renyi_out_degree(g, 5, 7), "out_degree=7"),
         (lambda g: erdos_renyi_out_degree(g, 1, 0), "n=1"),
@@ -146,7 +147,7 @@ def test_sampling_error_names_parameters_and_fix() -> None:
         (lambda g: kinship_dag(g, 5, max_parents=0), "max_parents=0"),
         (lambda g: kinship_dag(g, 5, link_prob=1.5), "link_prob=1.5"),
         (lambda g: metric_complete(g, 10, grid=3), "n=10"),
-        (lambda g: metric_complete(g, 3, distance="cosine"), "distance='cosine'"),
+        (lambda g: metric_complete(g, 3, distance="cosine"), "distance='cosine'"),  # type: ignore[arg-type]
         (lambda g: weighted(g, erdos_renyi(g, 3, 0.5), low=5, high=2), "high=2"),
     ],
 )
@@ -249,11 +250,11 @@ def _weight_matrix(g) -> np.ndarray:
 
 
 @pytest.mark.parametrize("distance", ["euclidean", "manhattan"])
-def test_metric_complete_triangle_inequality(distance: str) -> None:
+def test_metric_complete_triangle_inequality(distance: Literal["euclidean", "manhattan"]) -> None:
     for s in range(30):
         mg = metric_complete(rng(0, "test", "metric", s), 12, grid=8 + s, distance=distance)
         g = mg.graph
-        assert not g.directed and g.m == 66
+        assert not g.directed and g.m == 66 and g.weights is not None
         assert all(isinstance(x, int) for x in g.weights)
         assert len(set(mg.points)) == 12
         assert all(0 <= x < 8 + s and 0 <= y < 8 + s for x, y in mg.points)
@@ -285,4 +286,4 @@ def test_weighted_range_and_structure() -> None:
         seen |= set(g.weights)
     assert seen == set(range(1, 11))
     g = weighted(rng(0, "test", "w"), base, low=3, high=3)
-    assert set(g.weights) <= {3}
+    assert g.weights is not None and set(g.weights) <= {3}

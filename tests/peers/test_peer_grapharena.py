@@ -305,10 +305,12 @@ def _globals(data: bytes) -> set[tuple[str, str]]:
             memo[len(memo)] = last
             continue
         elif op.name in ("PUT", "BINPUT", "LONG_BINPUT"):
-            memo[int(arg)] = last  # type: ignore[call-overload]
+            assert arg is not None
+            memo[int(arg)] = last
             continue
         elif op.name in ("GET", "BINGET", "LONG_BINGET"):
-            last = memo.get(int(arg))  # type: ignore[call-overload]
+            assert arg is not None
+            last = memo.get(int(arg))
             if last is not None:
                 strings.append(last)
             continue

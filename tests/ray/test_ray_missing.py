@@ -13,13 +13,14 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from closurebench.cli import app as cli_app
+from closurebench.cli import handle_errors
 from closurebench.cli.eval import eval_cmd
-from closurebench.cli.generate import app as generate_app
 from closurebench.errors import ConfigError
 from closurebench.generate.ray_backend import RAY_EXTRA_LINE, require_ray
 
 EVAL_APP = typer.Typer()
-EVAL_APP.command()(eval_cmd)
+EVAL_APP.command()(handle_errors(eval_cmd))
 
 
 @pytest.fixture(autouse=True)
@@ -33,11 +34,11 @@ def test_require_ray_names_the_extra() -> None:
     assert str(err.value) == RAY_EXTRA_LINE and "'ray'" in RAY_EXTRA_LINE
 
 
-def test_generate_with_backend_ray_exits_2_with_one_line(tmp_path: Path) -> None:
+def test_generate_with_backend_ray_exits_1_with_one_line(tmp_path: Path) -> None:
     run = CliRunner().invoke(
-        generate_app, ["closure", "--count", "2", "--out", str(tmp_path), "--backend", "ray"]
+        cli_app, ["generate", "closure", "--count", "2", "--out", str(tmp_path), "--backend", "ray"]
     )
-    assert run.exit_code == 2
+    assert run.exit_code == 1
     assert run.stderr.strip().splitlines() == [f"error: {RAY_EXTRA_LINE}"]
     assert not any(tmp_path.iterdir())
 
@@ -59,5 +60,5 @@ def test_misused_flags_are_refused_without_ray(tmp_path: Path) -> None:
         (["--ray-address", "auto"], "--ray-address auto applies to --backend ray only"),
         (["--backend", "dask"], "--backend 'dask' is not one of: local, ray"),
     ):
-        run = CliRunner().invoke(generate_app, [*base, *extra])
-        assert run.exit_code == 2 and words in run.stderr, run.output
+        run = CliRunner().invoke(cli_app, ["generate", *base, *extra])
+        assert run.exit_code == 1 and words in run.stderr, run.output

@@ -7,22 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from report_fixtures import synthetic_records, write_run
-
-from closurebench.cli.report import report_cmd
-
-
-def report_app() -> typer.Typer:
-    """``closurebench report`` as a subcommand of a small app, for typer's CliRunner."""
-    app = typer.Typer()
-    app.command("report")(report_cmd)
-
-    @app.command("noop")
-    def _noop() -> None:  # a second command keeps "report" as a subcommand
-        pass
-
-    return app
 
 
 @pytest.fixture

@@ -21,9 +21,11 @@ from closurebench.report.aggregate import Run
 from closurebench.report.memorisation import gap_interval, interval
 from closurebench.schema.memorisation import (
     CheckpointScores,
+    GapName,
     GapScores,
     MemorisationProbe,
     ProbeSetFile,
+    ProbeSetName,
     SeedScore,
     SetScores,
 )
@@ -102,7 +104,7 @@ def thin_run() -> Run:
     return Run(Path("runs/thin"), "thin-model · direct", "thin-model", "direct", recs)
 
 
-def _set_scores(name: str, k: int, n: int, seeds: int) -> SetScores:
+def _set_scores(name: ProbeSetName, k: int, n: int, seeds: int) -> SetScores:
     iv = interval(k, n)
     per_seed = [
         SeedScore(
@@ -118,7 +120,7 @@ def _set_scores(name: str, k: int, n: int, seeds: int) -> SetScores:
         for s in range(1 if name == "seen" else seeds)
     ]
     return SetScores(
-        set=name,  # type: ignore[arg-type]
+        set=name,
         answered=n,
         errors=0,
         strict=iv,
@@ -127,9 +129,9 @@ def _set_scores(name: str, k: int, n: int, seeds: int) -> SetScores:
     )
 
 
-def _gap(name: str, k1: int, n1: int, k2: int, n2: int) -> GapScores:
+def _gap(name: GapName, k1: int, n1: int, k2: int, n2: int) -> GapScores:
     g = gap_interval(k1, n1, k2, n2)
-    return GapScores(name=name, strict=g, lenient=g, per_seed=[])  # type: ignore[arg-type]
+    return GapScores(name=name, strict=g, lenient=g, per_seed=[])
 
 
 def crowded_probe(steps: tuple[int, ...] = (2, 4, 6, 50, 100, 150, 200, 400)) -> MemorisationProbe:

@@ -5,9 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from report_cli import report_app
 from typer.testing import CliRunner
-
-from conftest import report_app
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from report_cli import report_app
 from report_fixtures import record
 from typer.testing import CliRunner
 
 from closurebench.report.aggregate import load_runs, split_pairs
 from closurebench.report.tables import all_tables, grit_split_pairs_table
-from conftest import report_app
 
 
 def _split(split: str, correct: dict[str, tuple[int, int]], model: str = "m", mode: str = "cot"):

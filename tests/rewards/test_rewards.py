@@ -48,11 +48,13 @@ def _call(rec: GritInstance, drop: int | None = None, rename: dict[str, str] | N
     for i, (u, v, w) in enumerate(rec.graph.edges):
         if i != drop:
             data[names[u]][names[v]] = w
+    source, target = rec.params["source"], rec.params["target"]
+    assert isinstance(source, int) and isinstance(target, int)
     call = {
         "problem_type": "shortest_path",
         "graph": {"type": "adjacency_list", "data": data, "directed": rec.graph.directed,
                   "weighted": True},
-        "parameters": {"start": names[rec.params["source"]], "end": names[rec.params["target"]]},
+        "parameters": {"start": names[source], "end": names[target]},
     }  # fmt: skip
     return f"<think>I read the graph.</think><graph>{json.dumps(call)}</graph>"
 
@@ -71,7 +73,8 @@ def test_valid_and_correct_gets_one_plus_s_inv(mixed: GritInstance) -> None:
 
 
 def test_valid_and_wrong_keeps_the_structure_credit(mixed: GritInstance) -> None:
-    parts = score_completion(mixed, _episode(mixed, int(mixed.answer) + 1))
+    assert isinstance(mixed.answer, int)
+    parts = score_completion(mixed, _episode(mixed, mixed.answer + 1))
     assert parts.valid and not parts.correct and parts.s_inv == 1.0
     assert parts.gated() == 1.0
     assert parts.gated(lambda_inv=0.5) == 0.5
@@ -128,7 +131,7 @@ def test_an_unparsable_graph_makes_the_trajectory_invalid(mixed: GritInstance) -
 
 def test_conversational_completions_with_native_tool_calls(mixed: GritInstance) -> None:
     call = _call(mixed).split("<graph>")[1].removesuffix("</graph>")
-    convo = [
+    convo: list[dict[str, Any]] = [
         {"role": "assistant", "content": "", "tool_calls": [
             {"id": "c1", "type": "function",
              "function": {"name": "graph_tool", "arguments": call}}]},

@@ -18,6 +18,7 @@ from closurebench.schema import GritInstance
 from closurebench.scoring import OUTCOMES, Score, resolve_name, score_grit
 from closurebench.structures.grit import GritStructure
 from closurebench.tasks.grit import GritTask, Judgement, Solved
+from closurebench.tasks.grit.base import DEFAULT_DIRECTED_SHARE
 
 TASKS = {"shortest_path", "graph_coloring", "tsp", "vertex_cover", "bfs", "centrality"}
 
@@ -96,6 +97,7 @@ def test_grit_alternative_optimal_solutions(grit: list[GritInstance]) -> None:
             assert score_grit(rec, _ans(_names(rec, alt))).strict
     for rec in _by(grit, "vertex_cover"):
         n, edges = rec.graph.n, rec.graph.edges
+        assert isinstance(rec.answer, int)
         covers = [
             c
             for c in itertools.combinations(range(n), rec.answer)
@@ -106,6 +108,7 @@ def test_grit_alternative_optimal_solutions(grit: list[GritInstance]) -> None:
             assert score_grit(rec, _ans(_names(rec, list(cover)))).strict
     for rec in _by(grit, "graph_coloring"):
         sol: Any = rec.solution
+        assert isinstance(rec.answer, int)
         colours = ["red", "green", "blue", "yellow", "cyan", "pink"]
         perm = {rec.names[i]: colours[-1 - c] for i, c in enumerate(sol)}
         assert score_grit(rec, _ans(perm)).strict
@@ -118,6 +121,7 @@ def test_grit_invalid_and_suboptimal_solutions(grit: list[GritInstance]) -> None
     for rec in _by(grit, "shortest_path"):
         g = _graph(rec)
         s, t = rec.params["source"], rec.params["target"]
+        assert isinstance(s, int) and isinstance(t, int) and isinstance(rec.answer, int)
         assert score_grit(rec, _ans(rec.answer + 1)).outcome == "wrong"
         if not g.has_edge(s, t):
             score = score_grit(rec, _ans(_names(rec, [s, t])))
@@ -183,7 +187,8 @@ def test_grit_bfs_lenient(grit: list[GritInstance]) -> None:
             text = _ans(_names(rec, order))
             assert score_grit(rec, text).outcome == "wrong"
             assert score_grit(rec, text, lenient_bfs=True).outcome == "lenient_only"
-        bad = list(reversed(rec.solution))
+        solution: Any = rec.solution
+        bad = list(reversed(solution))
         assert score_grit(rec, _ans(_names(rec, bad)), lenient_bfs=True).outcome == "wrong"
     assert found
 
@@ -240,7 +245,14 @@ class _ParityTask(GritTask):
 
     name = "parity"
 
-    def sample(self, g: np.random.Generator, n: int, p: float) -> GritStructure:
+    def sample(
+        self,
+        g: np.random.Generator,
+        n: int,
+        p: float,
+        *,
+        directed_share: float = DEFAULT_DIRECTED_SHARE,
+    ) -> GritStructure:
         return self.structure(n, False, False, [(i, i + 1) for i in range(n - 1)])
 
     def solve(self, s: GritStructure, *, time_limit: float = 1.0) -> Solved:

@@ -34,15 +34,19 @@ def _perturbed(rec: ClosureInstance) -> list[Any]:
     elif isinstance(ref, int | float):
         out += [ref + 1, ref - 1, float(ref), ref + 0.005, ref + 0.02, str(ref), [ref]]
     elif isinstance(ref, list):
+        names = [x for x in ref if isinstance(x, str)]
+        assert names == ref  # a set answer is a list of labels
         others = [lab for lab in labels if lab not in ref]
-        out += [list(reversed(ref)), [f" {x} " for x in ref], [*ref, *ref], ", ".join(ref)]
+        out += [list(reversed(ref)), [f" {x} " for x in ref], [*ref, *ref], ", ".join(names)]
         out += [ref[:-1], [*ref, *others[:1]], {x: 1 for x in ref}]
     elif isinstance(ref, str):
         out += [f" {ref} ", ref.lower(), [ref], *[lab for lab in labels if lab != ref][:2]]
     elif isinstance(ref, dict):
+        degree = ref["degree"]
+        assert isinstance(degree, int)
         out += [
             {**ref, "reachable": not ref["reachable"]},
-            {**ref, "degree": ref["degree"] + 1},
+            {**ref, "degree": degree + 1},
             {**ref, "note": "extra keys are ignored"},
             {"reachable": ref["reachable"]},
             {**ref, "degree": str(ref["degree"])},
@@ -65,7 +69,7 @@ def test_every_entry_scores_its_own_answer(items: list[dict[str, Any]]) -> None:
 
 
 def test_reward_evaluation_and_compare_agree(items: list[dict[str, Any]]) -> None:
-    checked = Counter()
+    checked: Counter[bool] = Counter()
     for item in items:
         rec = ClosureInstance.model_validate(item["metadata"])
         for value in _perturbed(rec):

@@ -49,7 +49,7 @@ def _perfect(rec: GritInstance, names: Sequence[str] | None = None) -> ToolGraph
 
 
 def _with(graph: ToolGraph, **changes: Any) -> ToolGraph:
-    fields = {
+    fields: dict[str, Any] = {
         "directed": graph.directed,
         "weighted": graph.weighted,
         "nodes": graph.nodes,
@@ -355,9 +355,9 @@ def test_duck_typed_record_and_graph() -> None:
         graph=NS(directed=False, weighted=False, n=2, edges=[[0, 1, 1]]),
     )
     g = NS(directed=False, weighted=False, nodes=["x", "y"], edges=[("y", "x", None)])
-    _assert_perfect(score_structure(rec, g))
+    _assert_perfect(score_structure(rec, g))  # type: ignore[arg-type]
     empty = NS(names=[], aliases={}, graph=NS(directed=False, weighted=False, n=0, edges=[]))
-    s = score_structure(empty, NS(directed=False, weighted=False, nodes=[], edges=[]))
+    s = score_structure(empty, NS(directed=False, weighted=False, nodes=[], edges=[]))  # type: ignore[arg-type]
     _assert_perfect(s)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import string
+from typing import Any
 
 import pytest
 
@@ -110,7 +111,7 @@ def test_implicit_questions_round_trip_in_every_frame_style_and_encoding(categor
         itertools.product(_frames(category), STYLES, ENCODINGS)
     ):
         s = _structure(category, i % 5)
-        g_args = {"encoding": enc, "style": style, "domain": frame}
+        g_args: dict[str, Any] = {"encoding": enc, "style": style, "domain": frame}
         imp = render_closure(s, g=rng(i, "conv"), conventions="implicit", **g_args)
         exp = render_closure(s, g=rng(i, "conv"), **g_args)
         assert imp.conventions == "implicit" and exp.conventions == "explicit"

@@ -6,6 +6,7 @@ import itertools
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from closurebench.surface.closure import (
     LABEL_POOLS,
     STYLES,
     ReadError,
+    RenderedClosure,
     RoundTripError,
     certify,
     general_frames,
@@ -57,7 +59,7 @@ def _structure(category: str, seed: int) -> ClosureStructure:
     return ClosureStructure(category, graph, anchors, graph2)
 
 
-def _render(s: ClosureStructure, seed: int, **force: str | bool):
+def _render(s: ClosureStructure, seed: int, **force: Any) -> RenderedClosure:
     return render_closure(s, g=rng(seed, "closure-surface-render"), **force)
 
 

@@ -217,6 +217,7 @@ def test_spot_checks_of_rules_kinds_and_directions() -> None:
             assert q.tie_break == {"canonical": "numeric", "random": "numeric"}.get(
                 naming, "alphabetical" if naming == "semantic" else "listed"
             )
+            assert q.neighbour_order is not None
             order = [q.names[i] for i in q.neighbour_order]
             if naming == "semantic":
                 assert order == sorted(order, key=str.casefold)
@@ -249,6 +250,7 @@ def test_mixed_naming_states_every_alias_and_uses_them() -> None:
 
 def test_reader_does_not_import_the_renderer() -> None:
     for module in (reader_module, grammar_module):
+        assert module.__file__ is not None
         tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
         imported = {
             node.module

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -54,13 +55,13 @@ def _combos(task: ClosureTask) -> list[tuple[int, float]]:
     return out
 
 
-def _draw(task: ClosureTask, k: int, **kw: object) -> Verified:
+def _draw(task: ClosureTask, k: int, **kw: Any) -> Verified:
     combos = _combos(task)
     n, d = combos[k % len(combos)]
     return sample_verified(task, 0, ("t", task.name, k), n=n, density=d, **kw)
 
 
-def _expected_type(result_type: str) -> type:
+def _expected_type(result_type: str) -> type[Any]:
     return {"boolean": bool, "integer": int, "string": int, "set": tuple}[result_type]
 
 

@@ -74,6 +74,7 @@ def check_type(task: ClosureTask, answer) -> None:
         assert isinstance(answer, tuple) and list(answer) == sorted(set(answer))
         assert all(type(v) is int for v in answer)
     elif rt == "compound":
+        assert task.compound_keys is not None
         assert set(answer) == set(task.compound_keys)
         assert type(answer["reachable"]) is bool and type(answer["degree"]) is int
 

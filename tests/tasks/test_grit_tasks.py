@@ -23,7 +23,7 @@ from closurebench.tasks.grit import (
     VerificationError,
     sample_solved,
 )
-from closurebench.tasks.grit.bfs import nx_bfs_order
+from closurebench.tasks.grit.bfs import BfsTask, nx_bfs_order
 from closurebench.tasks.grit.tsp import TspTask, held_karp
 
 TASKS = list(GRIT_TASKS)
@@ -46,10 +46,12 @@ def test_sample_solve_verify(task: str, seed: int) -> None:
         s, solved = a.structure, a.solved
         assert s.n == n and s.task == task
         if task == "bfs":
+            assert isinstance(t, BfsTask)
             assert t.check(s, solved.solution, list(range(n))) == solved.answer
         else:
             assert t.check(s, solved.solution) == solved.answer
         if task in NP_HARD:
+            assert solved.certificate is not None
             assert solved.certificate["gap"] == 0
             assert solved.certificate["bound"] == solved.answer
         else:
@@ -101,6 +103,7 @@ def test_bfs_per_view_order_follows_the_stated_rule() -> None:
     for naming in ("canonical", "random", "semantic", "mixed"):
         view = render(s, sc.id, "standard", naming, rng(4, naming))
         names, ids = t.for_view(s, inst.solved, view, where="x")
+        assert view.neighbour_order is not None
         rank = {node: r for r, node in enumerate(view.neighbour_order)}
         assert ids == nx_bfs_order(s, [rank[i] for i in range(s.n)])
         assert names == [view.names[i] for i in ids]

@@ -46,9 +46,13 @@ def grit_call(record: GritInstance, *, listed: bool) -> dict[str, Any]:
     data: dict[str, dict[str, Any]] = {names[i]: {} for i in keys}
     for u, v, w in g.edges:
         data[names[u]][names[v]] = w if g.weighted else 1
-    params = {
-        PARAMS[k]: (names[v] if k in ("source", "target") else v) for k, v in record.params.items()
-    }
+    params: dict[str, Any] = {}
+    for k, value in record.params.items():
+        if k in ("source", "target"):
+            assert isinstance(value, int)  # a node id
+            params[PARAMS[k]] = names[value]
+        else:
+            params[PARAMS[k]] = value
     if view.tie_break is not None:
         params["order"] = view.tie_break
     return {

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -50,7 +51,8 @@ def test_table_14_call_verbatim_gives_table_14_result() -> None:
 
 
 def test_same_call_same_bytes() -> None:
-    for call in [TABLE_14, *HAND_CALLS.values()]:
+    calls: list[str | dict[str, Any]] = [TABLE_14, *HAND_CALLS.values()]
+    for call in calls:
         first, second = run_tool(call), run_tool(call)
         assert first.text == second.text
         assert first.details == second.details and first.value == second.value
@@ -59,7 +61,12 @@ def test_same_call_same_bytes() -> None:
 
 
 def test_texts_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
-    calls = [TABLE_14, *HAND_CALLS.values(), '{"problem_type": "x"}', "{bad"]
+    calls: list[str | dict[str, Any]] = [
+        TABLE_14,
+        *HAND_CALLS.values(),
+        '{"problem_type": "x"}',
+        "{bad",
+    ]
     script = (
         "import json, sys\n"
         "from closurebench.tools import run_tool\n"
@@ -84,7 +91,13 @@ def test_texts_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
 
 
 def test_results_are_json() -> None:
-    for call in [TABLE_14, *HAND_CALLS.values(), "{", {"problem_type": "bfs"}]:
+    calls: list[str | dict[str, Any]] = [
+        TABLE_14,
+        *HAND_CALLS.values(),
+        "{",
+        {"problem_type": "bfs"},
+    ]
+    for call in calls:
         d = run_tool(call).as_dict()
         text = json.dumps(d, allow_nan=False)
         assert json.loads(text)["text"] == d["text"]

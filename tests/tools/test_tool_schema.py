@@ -75,14 +75,16 @@ def test_problem_type_synonyms_and_spelling() -> None:
 @pytest.mark.parametrize("start_key", PARAM_SYNONYMS["start"])
 @pytest.mark.parametrize("end_key", PARAM_SYNONYMS["end"])
 def test_parameter_synonyms(start_key: str, end_key: str) -> None:
-    call = make_call("shortest_path", ROADS, weighted=True, **{start_key: "A", end_key: "E"})
+    ends: dict[str, Any] = {start_key: "A", end_key: "E"}
+    call = make_call("shortest_path", ROADS, weighted=True, **ends)
     r = run_tool(call)
     assert r.ok and r.value == 11, r.text
     assert "Note" not in r.text
 
 
 def test_parameter_names_are_case_and_separator_insensitive() -> None:
-    call = make_call("shortest_path", ROADS, weighted=True, Source="A", **{"Target-Node": "E"})
+    end: dict[str, Any] = {"Target-Node": "E"}
+    call = make_call("shortest_path", ROADS, weighted=True, Source="A", **end)
     assert run_tool(call).value == 11
     assert run_tool(make_call("bfs", WHEEL, start="h", tie_break="Alphabetical")).ok
 
@@ -155,7 +157,7 @@ def test_list_form_and_neighbour_only_nodes() -> None:
 
 
 def test_integer_keys_of_a_mapping_call_are_their_text() -> None:
-    call = make_call("shortest_path", {1: {2: 3}, 2: {}}, weighted=True, start=1, end="2")
+    call = make_call("shortest_path", {1: {2: 3}, 2: {}}, weighted=True, start=1, end="2")  # type: ignore[dict-item]
     r = run_tool(call)
     assert r.ok and r.value == 3 and r.details["path"] == ["1", "2"]
 
@@ -287,7 +289,7 @@ def test_schema_errors_name_the_field_expected_and_got() -> None:
     fail(make_call("bfs", {"": []}), "schema", "empty node name")
     fail(make_call("bfs", {}), "schema", "graph.data has no nodes")
     fail(
-        make_call("bfs", [["a", "b"]]),
+        make_call("bfs", [["a", "b"]]),  # type: ignore[arg-type]
         "schema",
         "graph.data must be an object",
         "got a list of 1 item",

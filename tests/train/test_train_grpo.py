@@ -22,6 +22,7 @@ from closurebench.cli import app
 from closurebench.errors import ConfigError
 from closurebench.generate.grit import GritConfig, generate_records
 from closurebench.jsonl import canonical_json
+from closurebench.schema import GritInstance
 from closurebench.schema.training import instance_from_ground_truth
 from closurebench.train.export import grpo_records
 from closurebench.train.grpo import (
@@ -247,7 +248,7 @@ def test_grpo_through_the_tool_environment(tiny_tools: Path, tmp_path: Path) -> 
     assert env.shortest_path(roads, "A", "B") == FUNCTIONS["shortest_path"](roads, "A", "B")["text"]
     from closurebench.train.environment import environment_factory
 
-    full = environment_factory(0, 1)()
+    full: Any = environment_factory(0, 1)()  # the tool methods are set on its class
     call_obj = {
         "problem_type": "shortest_path",
         "graph": {"type": "adjacency_list", "data": roads, "directed": False, "weighted": True},
@@ -459,6 +460,7 @@ def test_perturbed_views_keep_the_answer_checkable(records: list[Any]) -> None:
     reward = AnswerReward("direct")
     for rec in records[::8]:
         view = perturb_view(rec, 11)
+        assert isinstance(view, GritInstance)
         assert view.graph == rec.graph and view.task == rec.task
         truth = canonical_json(view.to_json())
         assert instance_from_ground_truth(truth) == view

@@ -24,6 +24,7 @@ import closurebench
 from closurebench.cli import app
 from closurebench.evaluate.modes import get_mode
 from closurebench.evaluate.providers import GenerationSettings, ProviderError, make_provider
+from closurebench.evaluate.providers.transformers_local import TransformersProvider
 from closurebench.generate.io import canonical_json
 from closurebench.schema import ClosureInstance
 
@@ -181,10 +182,11 @@ def test_generation_stops_at_the_timeout_and_queues_are_not_cut(
     tiny_models: dict[str, Path], boolean_records: list[ClosureInstance], tmp_path: Path
 ) -> None:
     provider = make_provider("transformers", model_path=str(tiny_models["raw"]), device="cpu")
-    assert provider.enforces_timeout
+    assert isinstance(provider, TransformersProvider) and provider.enforces_timeout
     messages = [{"role": "user", "content": "Is there a path?"}]
     quick = GenerationSettings(model="tiny", max_tokens=2000, timeout_s=0.05)
     out = asyncio.run(provider.complete(messages, quick))
+    assert out.completion_tokens is not None
     assert out.finish_reason == "timeout" and 0 < out.completion_tokens < 2000
     asyncio.run(provider.aclose())
     # Through the CLI: six requests queue for one model (1.2 s in all, past the 0.7 s

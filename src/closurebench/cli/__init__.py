@@ -9,33 +9,25 @@ importing the generators, the harness and matplotlib.
 Errors: one handler for every command (:meth:`_LazyGroup.invoke`) turns a
 :class:`~closurebench.errors.ClosureBenchError`, an :class:`OSError` (a path that
 cannot be written, a full disk), an unexpected exception or Ctrl-C into one line on
-stderr, ``error: ...``, and the exit code of :data:`EXIT_CODES`. The traceback is
-printed only with the root option ``--debug`` (or ``CLOSUREBENCH_DEBUG=1``)::
+stderr, ``error: ...``, and the exit code of :data:`EXIT_CODES` (the one table of exit
+codes: ``closurebench --help`` prints it, and commands raise, never print-and-exit).
+The traceback is printed only with the root option ``--debug`` (or
+``CLOSUREBENCH_DEBUG=1``)::
 
     closurebench --debug eval DATA.jsonl --model m --out RUN
-
-==== ======================================================================
-code meaning
-==== ======================================================================
-0    success
-1    a closurebench error: bad input, configuration, dataset, generation
-2    usage: an unknown command or option, a bad option value (typer/click)
-3    infrastructure: the model server or provider failed; eval stopped early
-4    eval finished, but some instances ended in error (rerun to retry them)
-5    operating-system error: a path cannot be read or written, disk full
-70   internal error (a bug): rerun with ``--debug`` and report the traceback
-130  interrupted (Ctrl-C): run the same command again to resume
-==== ======================================================================
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import functools
 import importlib
 import os
 import sys
 import traceback
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar, cast
 
 import typer
 from typer.core import TyperGroup, TyperOption
@@ -54,9 +46,13 @@ __all__ = [
     "EXIT_OS",
     "EXIT_USAGE",
     "app",
+    "debug_requested",
     "error_line",
     "exit_code_for",
+    "exit_codes_epilog",
+    "handle_errors",
     "main",
+    "report_error",
 ]
 
 # The one table of subcommands: name -> "module:attribute" (a Typer app or a function).
@@ -80,9 +76,10 @@ COMMANDS: dict[str, str] = {
     "serve-env": "closurebench.cli.serve_env:serve_env_cmd",
 }
 
-#: A closurebench error: bad input, configuration, dataset or generation failure.
+#: A closurebench error: bad input (an option value or combination, a file), configuration,
+#: dataset or generation failure.
 EXIT_ERROR = 1
-#: A usage error reported by typer/click (unknown command or option, bad value).
+#: A usage error reported by typer/click: the command line does not parse.
 EXIT_USAGE = 2
 #: The model server or provider failed (eval stopped early).
 EXIT_INFRASTRUCTURE = 3
@@ -95,17 +92,30 @@ EXIT_BUG = 70
 #: Interrupted by Ctrl-C (128 + SIGINT, the shell's convention).
 EXIT_INTERRUPTED = 130
 
-#: Exit code -> meaning, the table the module docstring prints.
+#: Exit code -> meaning: the one table of exit codes (the help epilog is built from it).
 EXIT_CODES: dict[int, str] = {
     0: "success",
-    EXIT_ERROR: "a closurebench error: bad input, configuration, dataset, generation",
-    EXIT_USAGE: "usage: an unknown command or option, a bad option value",
+    EXIT_ERROR: "a closurebench error: bad input (an option value or combination, a "
+    "file), configuration, dataset, generation",
+    EXIT_USAGE: "usage: the command line does not parse (an unknown command or option, "
+    "a missing argument, a value of the wrong type)",
     EXIT_INFRASTRUCTURE: "infrastructure: the model server or provider failed",
-    EXIT_INCOMPLETE: "eval finished, but some instances ended in error",
+    EXIT_INCOMPLETE: "finished, but some instances ended in error (rerun to retry them)",
     EXIT_OS: "operating-system error: a path cannot be read or written, disk full",
     EXIT_BUG: "internal error (a bug): rerun with --debug and report the traceback",
     EXIT_INTERRUPTED: "interrupted: run the same command again to resume",
 }
+
+
+def exit_codes_epilog() -> str:
+    """The help epilog: every exit code of :data:`EXIT_CODES` and its meaning.
+
+    Example:
+        >>> exit_codes_epilog().startswith("Exit codes: 0 success; 1 a closurebench error")
+        True
+    """
+    return "Exit codes: " + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()) + "."
+
 
 #: The line printed on Ctrl-C.
 INTERRUPTED_LINE = "interrupted — run the same command to resume"
@@ -209,9 +219,30 @@ def error_line(exc: BaseException) -> str:
     return shorten(message, 2000)
 
 
-def _debug_on(ctx: typer.Context) -> bool:
-    if ctx.params.get("debug"):
-        return True
+def report_error(exc: BaseException, *, debug: bool = False) -> int:
+    """Print ``exc`` as the one ``error:`` line (after its traceback when ``debug``).
+
+    The one place a command's failure is shown; a command that goes on after a failed
+    part (eval over several models) calls it for that part.
+
+    Returns:
+        The exit code (:func:`exit_code_for`).
+    """
+    if debug:
+        traceback.print_exception(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        typer.echo(INTERRUPTED_LINE, err=True)
+    else:
+        typer.echo(f"error: {error_line(exc)}", err=True)
+    return exit_code_for(exc)
+
+
+def debug_requested(ctx: typer.Context) -> bool:
+    """Whether the root ``--debug`` option (or ``CLOSUREBENCH_DEBUG=1``) asks for tracebacks."""
+    return bool(ctx.find_root().params.get("debug")) or _debug_env()
+
+
+def _debug_env() -> bool:
     return os.environ.get("CLOSUREBENCH_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 
 
@@ -241,22 +272,47 @@ class _LazyGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         """Run the command; a failure becomes one ``error:`` line and its exit code."""
-        try:
+        with _errors_handled(ctx):
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, typer.TyperException):
-            raise  # typer's own exits and usage errors (exit code 2) keep their handling
-        except BrokenPipeError:
-            raise  # typer quiets a closed pipe (``closurebench ... | head``) itself
-        except KeyboardInterrupt:
-            if _debug_on(ctx):
-                traceback.print_exc()
-            typer.echo(INTERRUPTED_LINE, err=True)
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except Exception as exc:
-            if _debug_on(ctx):
-                traceback.print_exc()
-            typer.echo(f"error: {error_line(exc)}", err=True)
-            raise typer.Exit(exit_code_for(exc)) from None
+
+
+@contextlib.contextmanager
+def _errors_handled(ctx: typer.Context | None) -> Iterator[None]:
+    """The one error handler: a failure inside becomes ``error: ...`` and its exit code."""
+    try:
+        yield
+    except (typer.Exit, typer.Abort, typer.TyperException):
+        raise  # typer's own exits and usage errors (exit code 2) keep their handling
+    except BrokenPipeError:
+        raise  # typer quiets a closed pipe (``closurebench ... | head``) itself
+    except (Exception, KeyboardInterrupt) as exc:
+        debug = debug_requested(ctx) if ctx is not None else _debug_env()
+        raise typer.Exit(report_error(exc, debug=debug)) from None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def handle_errors(command: F) -> F:
+    """``command`` (a closurebench subcommand's function) with the CLI's error handling.
+
+    For embedding a subcommand in an app of your own (or a one-command test app): a
+    failure prints the same one ``error:`` line and exits with the same code as
+    ``closurebench <command>`` does; ``CLOSUREBENCH_DEBUG=1`` adds the traceback.
+
+    Example:
+        >>> import typer
+        >>> from closurebench.cli.show import show
+        >>> app = typer.Typer()
+        >>> _ = app.command()(handle_errors(show))
+    """
+
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        with _errors_handled(None):  # no root --debug here: CLOSUREBENCH_DEBUG decides
+            return command(*args, **kwargs)
+
+    return cast(F, run)
 
 
 def _hide_flag_types() -> None:
@@ -284,9 +340,7 @@ app = typer.Typer(
     name="closurebench",
     cls=_LazyGroup,
     help="Graph-reasoning benchmarks with proven answers (ClosureBench, GRIT) and Ein.",
-    epilog="Exit codes: 0 success; 1 a closurebench error (bad input, configuration, "
-    "dataset); 2 usage; 3 the model server failed; 4 eval finished with instances in error; "
-    "5 an operating-system error (a path, a full disk); 70 a bug; 130 interrupted.",
+    epilog=exit_codes_epilog(),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -31,6 +31,7 @@ from typing import Annotated
 
 import typer
 
+from closurebench.cli import EXIT_ERROR
 from closurebench.ein import (
     DEFAULT_LIMITS,
     EIN_CARDS,
@@ -49,9 +50,8 @@ app = typer.Typer(help="Run and check Ein programs.", no_args_is_help=True)
 def _read(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        typer.echo(f"error: cannot read {file}: {exc}", err=True)
-        raise typer.Exit(1) from None
+    except UnicodeDecodeError as exc:  # an OSError reaches the CLI's handler (exit 5)
+        raise ConfigError(f"cannot read {file}: it is not UTF-8 text ({exc.reason})") from None
 
 
 _SIZE = re.compile(r"\s*(\d+)\s*([KMG]i?B?|B)?\s*", re.IGNORECASE)
@@ -134,7 +134,7 @@ def run_cmd(
         result = run(source, limits=limits)
     except EinError as err:
         typer.echo(f"{file}: {err}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_ERROR) from None
     # The run counted every line against Limits.max_output_bytes; the JSON of the
     # final value is its text without the label, so it fits too.
     if as_json:
@@ -171,7 +171,7 @@ def check_cmd(
         check(source)
     except EinError as err:
         typer.echo(f"{file}: {err}", err=True)
-        raise typer.Exit(1) from None
+        raise typer.Exit(EXIT_ERROR) from None
     typer.echo(f"{file}: ok")
 
 
@@ -203,20 +203,14 @@ def card_cmd(
     """Print an Ein syntax card (the reference appended to program-synthesis prompts)."""
     from closurebench.ein.tokens import count_tokens
 
-    try:
-        names = [card] if card is not None else (list(EIN_CARDS) if tokens else ["ours"])
-        texts = {name: ein_card(name, "--card") for name in names}
-        if tokenizer is not None and not tokens:
-            raise ConfigError("--tokenizer counts tokens; add --tokens")
-        if not tokens:
-            typer.echo(texts[names[0]], nl=False)
-            return
-        for name, text in texts.items():
-            size = count_tokens(text, tokenizer)
-            approx = "" if size.exact else "~"
-            typer.echo(
-                f"{name}: {len(text)} characters, {approx}{size.tokens} tokens ({size.method})"
-            )
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    names = [card] if card is not None else (list(EIN_CARDS) if tokens else ["ours"])
+    texts = {name: ein_card(name, "--card") for name in names}
+    if tokenizer is not None and not tokens:
+        raise ConfigError("--tokenizer counts tokens; add --tokens")
+    if not tokens:
+        typer.echo(texts[names[0]], nl=False)
+        return
+    for name, text in texts.items():
+        size = count_tokens(text, tokenizer)
+        approx = "" if size.exact else "~"
+        typer.echo(f"{name}: {len(text)} characters, {approx}{size.tokens} tokens ({size.method})")

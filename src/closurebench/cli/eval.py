@@ -110,7 +110,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from closurebench.errors import ClosureBenchError, ConfigError, shorten
+from closurebench.cli import (
+    EXIT_ERROR,
+    EXIT_INCOMPLETE,
+    debug_requested,
+    exit_code_for,
+    report_error,
+)
+from closurebench.errors import ConfigError, shorten
 from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
 from closurebench.evaluate.providers import providers_help
@@ -120,18 +127,11 @@ if TYPE_CHECKING:
     from closurebench.evaluate.runner import RunStats
 
 __all__ = [
-    "EXIT_ABORTED",
-    "EXIT_INCOMPLETE",
     "eval_cmd",
     "parse_temperature",
     "result_line",
     "token_limit",
 ]
-
-#: Exit code of a run stopped early (a fatal provider error or the circuit breaker).
-EXIT_ABORTED = 3
-#: Exit code of a finished run in which some instances ended in error.
-EXIT_INCOMPLETE = 4
 
 
 def _split(value: str | None) -> list[str] | None:
@@ -518,7 +518,6 @@ def eval_cmd(
         AUTO,
         DEFAULT_PROVIDER,
         GenerationSettings,
-        ProviderError,
         ProviderOptions,
         build_provider,
         check_provider_options,
@@ -714,14 +713,10 @@ def eval_cmd(
                 await backend.aclose()
 
         stats = asyncio.run(_go())
-    except ClosureBenchError as exc:
-        if isinstance(exc, RunAborted) and exc.summary:
+    except RunAborted as exc:
+        if exc.summary:  # what finished before the stop; the CLI's handler says why
             typer.echo(result_line(exc.summary, out))
-        if _debug(ctx):
-            raise  # the root command's handler prints the traceback
-        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        infrastructure = isinstance(exc, RunAborted | ProviderError)
-        raise typer.Exit(code=EXIT_ABORTED if infrastructure else 1) from None
+        raise
     summary = stats.summary
     typer.echo(result_line(summary, out, stats))
     errors = int(summary["counts"]["errors"])
@@ -772,18 +767,15 @@ def _eval_many(ctx: typer.Context, models: list[str], out: Path, samples: int) -
             if repeated
             else "--model is required"
         )
-        typer.echo(f"error: {problem}", err=True)
-        raise typer.Exit(1)
+        raise ConfigError(problem)
     if (out / "run.json").is_file() or (out / "results.jsonl").is_file():
-        typer.echo(
-            f"error: --out {out} is a run folder, but "
+        raise ConfigError(
+            f"--out {out} is a run folder, but "
             + ("several --model" if len(models) > 1 else f"--samples {samples}")
             + " writes one run folder per "
             + ("model" if len(models) > 1 else "sample")
-            + " under it; pass a new --out",
-            err=True,
+            + " under it; pass a new --out"
         )
-        raise typer.Exit(1)
     try:
         greedy = parse_temperature(str(ctx.params.get("temperature", "0"))) == 0.0
     except ConfigError:
@@ -811,10 +803,12 @@ def _eval_many(ctx: typer.Context, models: list[str], out: Path, samples: int) -
         try:
             eval_cmd(ctx, **params)
             codes[what] = 0
-        except typer.Exit as exc:
+        except typer.Exit as exc:  # a finished run with instances in error
             codes[what] = int(exc.exit_code or 0)
-            if codes[what] == 1 and not (run_dir / "run.json").exists():
+        except Exception as exc:
+            if exit_code_for(exc) == EXIT_ERROR and not (run_dir / "run.json").exists():
                 raise  # bad input: every run would fail the same way
+            codes[what] = report_error(exc, debug=debug_requested(ctx))
         finally:
             ctx.meta.pop(_SAMPLE_KEY, None)
     done = [d for _, _, d in plan if (d / "results.jsonl").is_file()]
@@ -852,15 +846,6 @@ def _write_samples(run_dirs: list[Path], out: Path) -> None:
             f"{_fmt(rule.mean)} (std over samples {spread}); pass@" + ", pass@".join(parts)
         )
     typer.echo(f"samples: {path}")
-
-
-def _debug(ctx: typer.Context) -> bool:
-    """Whether the root ``--debug`` option (or ``CLOSUREBENCH_DEBUG``) asks for tracebacks."""
-    import os
-
-    if ctx.find_root().params.get("debug"):
-        return True
-    return os.environ.get("CLOSUREBENCH_DEBUG", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def _fmt(value: float | None) -> str:

@@ -28,14 +28,14 @@ split per instance split, and a dataset card (:mod:`closurebench.generate.hf`;
 closurebench's own code, the data beside it (:mod:`closurebench.evaluate.lm_eval_tasks`;
 without DATA files, the default ``heldout`` and ``test`` splits are generated). Both
 need the ``datasets`` package (the ``hf`` / ``lm-eval`` extras); without it they print one
-line naming the extra, exit code 2. An ``--out`` folder holding other files is refused; an
+line naming the extra, exit code 1. An ``--out`` folder holding other files is refused; an
 earlier export of the same kind is replaced whole.
 
 Bad input — a missing file, a results file or an exported file instead of a dataset, a
 target or mode that does not apply to a suite of the file, ``--format hf`` without
-``datasets`` — prints one line naming the value and the fix and exits with code 2;
-nothing is written. A target that does not score strictly correct in its own mode (a
-damaged record) exits with code 1, nothing written.
+``datasets`` — prints one line naming the value and the fix and exits with code 1;
+nothing is written. So does a target that does not score strictly correct in its own
+mode (a damaged record; the line says which).
 """
 
 from __future__ import annotations
@@ -46,8 +46,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
-
-from closurebench.errors import ConfigError, DatasetFileError
 
 if TYPE_CHECKING:
     from closurebench.evaluate.lm_eval_tasks import LmEvalExport
@@ -108,17 +106,6 @@ def _bar(label: str, show: bool) -> Iterator[tuple[Callable[[int], None], Callab
         yield (lambda n: bar.update(job, total=n)), (lambda n: bar.advance(job, n))
 
 
-def _run(job: Callable[[], T]) -> T:
-    """Run an export; bad input becomes one ``error:`` line and exit code 2."""
-    try:
-        return job()
-    except (ConfigError, DatasetFileError) as exc:
-        from closurebench.cli import error_line
-
-        typer.echo(f"error: {error_line(exc)}", err=True)
-        raise typer.Exit(2) from None
-
-
 def _say_schema(path: Path, kind: str, fmt: str) -> None:
     if fmt == "jsonl":
         from closurebench.train.export import schema_file_name
@@ -174,7 +161,7 @@ def sft_cmd(
                 ein_card=ein_card,
             )
 
-        path, count = _run(job)
+        path, count = job()
     mode = TARGETS[target].mode
     typer.echo(f"wrote {count} sft records (target {target}, mode {mode}) to {path}")
     _say_schema(path, "sft", fmt)
@@ -214,7 +201,7 @@ def grpo_cmd(
                 ein_card=ein_card,
             )
 
-        path, count = _run(job)
+        path, count = job()
     typer.echo(f"wrote {count} grpo records to {path}")
     _say_schema(path, "grpo", fmt)
 
@@ -245,7 +232,7 @@ def hf_cmd(
         require_datasets()  # before reading anything
         return write_hf_dataset(_load_all(data), out)
 
-    done = _run(job)
+    done = job()
     typer.echo(f"wrote {done.rows} records ({_split_counts(done.splits)}) to {done.out}")
     suites = ", ".join(dict.fromkeys(repr(s.suite) for s in done.splits))
     typer.echo(f"load with: datasets.load_dataset({str(done.out)!r}, NAME)  (NAME: {suites})")
@@ -287,7 +274,7 @@ def lm_eval_cmd(
             records = default_records(lambda msg: typer.echo(msg, err=True))
         return write_lm_eval_tasks(records, out, mode=mode)
 
-    done = _run(job)
+    done = job()
     typer.echo(
         f"wrote {len(done.tasks)} lm-eval tasks in {len(done.groups)} groups "
         f"({_split_counts(done.data.splits)}) to {done.out}"

@@ -41,8 +41,8 @@ since one large NP-hard graph can take minutes.
 
 Bad arguments (unknown split or task, bad range, a ``--shard`` that is not ``i/N`` with
 ``1 <= i <= N``, or more shards than the split has units) print one line naming the value
-and the valid choices and exit with code 2; a generation failure (e.g. a solver
-disagreement) prints its message and exits with code 1. No tracebacks.
+and the valid choices; so does a generation failure (e.g. a solver disagreement). Both
+exit with code 1 (2 is for a command line that does not parse). No tracebacks.
 """
 
 from __future__ import annotations
@@ -107,27 +107,23 @@ def _on_ray(
     """Generate ``config`` on Ray when ``--backend ray`` (True: done); refuse misused flags.
 
     Bad combinations (``--shard`` with ``--backend ray``, ``--shards`` or ``--ray-address``
-    without it, Ray not installed) print one line and exit 2.
+    without it, Ray not installed) raise :class:`ConfigError`.
     """
     from closurebench.generate.ray_backend import check_backend, generate_with_ray
 
-    try:
-        check_backend(backend, address)
-        if backend != "ray":
-            if shards is not None:
-                raise ConfigError(
-                    "--shards applies to --backend ray; to write one shard here, pass --shard I/N"
-                )
-            return False
-        if shard is not None:
+    check_backend(backend, address)
+    if backend != "ray":
+        if shards is not None:
             raise ConfigError(
-                f"--shard {shard} writes one shard in this process, --backend ray writes them "
-                "all (and merges them): drop one of the two"
+                "--shards applies to --backend ray; to write one shard here, pass --shard I/N"
             )
-        made = generate_with_ray(config, out, shards=shards, address=address, overwrite=overwrite)
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        return False
+    if shard is not None:
+        raise ConfigError(
+            f"--shard {shard} writes one shard in this process, --backend ray writes them "
+            "all (and merges them): drop one of the two"
+        )
+    made = generate_with_ray(config, out, shards=shards, address=address, overwrite=overwrite)
     merged = made.merged
     typer.echo(
         f"wrote {merged.records} records to {merged.path} from {merged.shards} shard(s) "
@@ -231,25 +227,21 @@ def grit_cmd(
     task_list = None
     if tasks is not None:
         task_list = tuple(t.strip() for t in tasks.split(",") if t.strip())
-    try:
-        config = GritConfig(
-            split=split,
-            seed=seed,
-            count=count,
-            tasks=task_list,
-            n_min=n_min,
-            n_max=n_max,
-            time_limit=time_limit,
-            regime=regime,
-            density_min=density_min,
-            density_max=density_max,
-            directed_share=directed_share,
-            workers=workers,
-            layout=layout,
-        )
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    config = GritConfig(
+        split=split,
+        seed=seed,
+        count=count,
+        tasks=task_list,
+        n_min=n_min,
+        n_max=n_max,
+        time_limit=time_limit,
+        regime=regime,
+        density_min=density_min,
+        density_max=density_max,
+        directed_share=directed_share,
+        workers=workers,
+        layout=layout,
+    )
     if _on_ray(backend, shard, shards, ray_address, config, out, overwrite):
         return
     part = _parse_shard(shard, config.graphs, "graphs")
@@ -319,31 +311,25 @@ def _write_with_progress(
 
 
 def _refuse_existing(out: Path, name: str, overwrite: bool) -> None:
-    """Exit 2 when ``out/name`` exists and ``--overwrite`` was not given."""
+    """Refuse (:class:`ConfigError`) when ``out/name`` exists without ``--overwrite``."""
     target = out / name
     if target.exists() and not overwrite:
-        typer.echo(
-            f"error: {target} exists; pass --overwrite to replace it (and its manifest), or "
-            "choose another --out",
-            err=True,
+        raise ConfigError(
+            f"{target} exists; pass --overwrite to replace it (and its manifest), or "
+            "choose another --out"
         )
-        raise typer.Exit(2)
 
 
 def _parse_shard(text: str | None, total: int, unit: str) -> Shard | None:
-    """The ``--shard`` value (``None`` when not given); exit 2 on a bad one.
+    """The ``--shard`` value (``None`` when not given); :class:`ConfigError` on a bad one.
 
     ``total`` is how many ``unit`` the split has: a shard count above it is refused (a
     shard would be empty).
     """
     if text is None:
         return None
-    try:
-        shard = Shard.parse(text)
-        shard.range(total, unit)
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    shard = Shard.parse(text)
+    shard.range(total, unit)
     return shard
 
 
@@ -439,29 +425,24 @@ def closure_cmd(
     try:
         level_list = tuple(int(v) for v in _split_list(levels) or ()) or None
     except ValueError:
-        typer.echo(f"error: levels {levels!r} must be comma-separated integers 1-3", err=True)
-        raise typer.Exit(2) from None
-    try:
-        check_wording(conventions, "--conventions")
-        config = closure_gen.ClosureConfig(
-            split=split,
-            seed=seed,
-            count=count,
-            categories=_split_list(categories),
-            levels=level_list,
-            n_min=n_min,
-            n_max=n_max,
-            density_min=density_min,
-            density_max=density_max,
-            encodings=_split_list(encodings) or (),
-            answer_hints=answer_hints,
-            workers=workers,
-            subset=subset,
-            conventions=conventions,
-        )
-    except ConfigError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise ConfigError(f"--levels {levels!r} must be comma-separated integers 1-3") from None
+    check_wording(conventions, "--conventions")
+    config = closure_gen.ClosureConfig(
+        split=split,
+        seed=seed,
+        count=count,
+        categories=_split_list(categories),
+        levels=level_list,
+        n_min=n_min,
+        n_max=n_max,
+        density_min=density_min,
+        density_max=density_max,
+        encodings=_split_list(encodings) or (),
+        answer_hints=answer_hints,
+        workers=workers,
+        subset=subset,
+        conventions=conventions,
+    )
     if _on_ray(backend, shard, shards, ray_address, config, out, overwrite):
         return
     structures = config.structures()

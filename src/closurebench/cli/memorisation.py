@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from closurebench.cli import EXIT_INCOMPLETE
 from closurebench.errors import ConfigError
 from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.providers import providers_help
@@ -57,9 +58,6 @@ if TYPE_CHECKING:
     from closurebench.evaluate.providers import Provider
 
 __all__ = ["memorisation_cmd", "parse_seeds"]
-
-#: Exit code of a finished probe in which some instances ended in error.
-EXIT_INCOMPLETE = 4
 
 
 def parse_seeds(value: str) -> list[int]:

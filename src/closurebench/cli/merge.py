@@ -11,7 +11,7 @@ to write it into under the split's own name (then the manifest is byte-identical
 
 A refusal (a missing, repeated, foreign, cut or edited shard) prints one line naming the
 file, what is wrong and the fix, and exits 1; an existing output without ``--overwrite``
-is refused the way ``generate`` refuses an existing split (one line, exit 2).
+is refused the way ``generate`` refuses an existing split (one line, exit 1).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Annotated
 
 import typer
 
+from closurebench.errors import ConfigError
 from closurebench.generate.merge import check_shards, exists_line, write_merged
 
 
@@ -48,9 +49,7 @@ def merge_cmd(
     """Merge the shards of one `generate --shard i/N` run into the unsharded run's bytes."""
     plan = check_shards(shards, out)
     if plan.target.exists() and not overwrite:
-        # as `generate` refuses an existing split: a usage error, exit 2
-        typer.echo(f"error: {exists_line(plan.target)}", err=True)
-        raise typer.Exit(2)
+        raise ConfigError(exists_line(plan.target))  # as `generate` refuses an existing split
     merged = write_merged(plan)
     typer.echo(f"merged {merged.shards} shards ({merged.records} records) into {merged.path}")
     typer.echo(f"manifest: {merged.manifest_path}")

@@ -36,6 +36,7 @@ from typing import Annotated
 
 import typer
 
+from closurebench.cli import EXIT_ERROR
 from closurebench.generate.io import iter_instances
 from closurebench.schema import ClosureInstance, GritInstance
 from closurebench.surface.closure import ENCODINGS
@@ -132,7 +133,7 @@ def check_overlap(
             f"{counts['identifier']} OOD identifier(s) used outside OOD",
             err=True,
         )
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_ERROR)
     if len(files) == 1:
         typer.echo(f"no repeated structures in {files[0]}")
     else:

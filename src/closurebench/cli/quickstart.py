@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable
@@ -38,9 +39,8 @@ from rich.panel import Panel
 from rich.table import Table
 
 from closurebench import __version__, ein
-from closurebench.cli import EXIT_ERROR, error_line
+from closurebench.cli import EXIT_ERROR
 from closurebench.ein.examples import PAPER_PROGRAMS
-from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.mode_names import MODE_SUMMARIES
 from closurebench.evaluate.modes import ProgramMode, get_mode
 from closurebench.evaluate.providers import GenerationSettings, ProviderOptions, build_provider
@@ -250,6 +250,20 @@ def _eval_part(console: Console, out: Path) -> Path:
     return out / "closure" / "closure-heldout.jsonl"
 
 
+def _check_writable(out: Path) -> None:
+    """Create ``out`` and write a file there now, before minutes of generation.
+
+    Raises:
+        OSError: ``out`` cannot be created or written (the CLI names the path, exit 5).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    probe = out / f".closurebench-write-check-{os.getpid()}"
+    try:
+        probe.write_bytes(b"")
+    finally:
+        probe.unlink(missing_ok=True)
+
+
 def quickstart(
     seed: Annotated[int, typer.Option(help="Master seed: the same seed gives the same run.")] = 0,
     n: Annotated[
@@ -269,15 +283,11 @@ def quickstart(
             title="quickstart",
         )
     )
-    try:
-        _closure_part(console, seed, out)
-        _grit_part(console, seed, out)
-        data = _eval_part(console, out)
-    except ClosureBenchError as exc:
-        # One plain line (no markup: a message may hold brackets); OSError (a path that
-        # cannot be written, a full disk) goes to the CLI's one handler, exit code 5.
-        typer.echo(f"error: quickstart failed: {error_line(exc)}", err=True)
-        raise typer.Exit(EXIT_ERROR) from None
+    _check_writable(out)
+    # A failure reaches the CLI's one handler: one line, an exit code per kind.
+    _closure_part(console, seed, out)
+    _grit_part(console, seed, out)
+    data = _eval_part(console, out)
     g, u, checks = _checks(seed, n)
     console.print(f"[bold]Directed graph[/] ({g.n} nodes, {g.m} edges): {list(g.edges)}")
     console.print(f"[bold]Undirected graph[/] ({u.n} nodes, {u.m} edges): {list(u.edges)}\n")
@@ -336,7 +346,7 @@ def quickstart(
     )
     if failures:
         console.print(f"[red]{failures} check(s) disagreed[/]")
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_ERROR)
     console.print(
         f"\nReport: {out / 'report' / 'report.html'} (and report.md beside it).\n"
         "The same evaluation against a real model (any OpenAI-compatible server; --mode "

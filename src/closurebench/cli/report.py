@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from closurebench.report import ReportError, build_report
+from closurebench.report import build_report
 
 
 def report_cmd(
@@ -44,14 +44,9 @@ def report_cmd(
     ] = None,
 ) -> None:
     """Write report.md and report.html (tables, figures) for one or more runs side by side."""
-    from closurebench.errors import ConfigError
     from closurebench.report.memorisation import parse_table6_args
 
-    try:
-        probes = parse_table6_args(probe or [], option="--probe")
-        md_path, html_path = build_report(run_dirs, out, dataset or (), probes)
-    except (ReportError, ConfigError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    probes = parse_table6_args(probe or [], option="--probe")
+    md_path, html_path = build_report(run_dirs, out, dataset or (), probes)
     typer.echo(str(md_path))
     typer.echo(str(html_path))

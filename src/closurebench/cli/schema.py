@@ -39,7 +39,7 @@ def schema_cmd(
     ] = None,
 ) -> None:
     """Print the JSON Schema of a record type (or validate a file against it)."""
-    from closurebench.errors import ClosureBenchError
+    from closurebench.errors import ClosureBenchError, ConfigError
     from closurebench.generate.io import iter_instances
     from closurebench.jsonl import iter_objects
     from closurebench.schema import (
@@ -52,41 +52,36 @@ def schema_cmd(
     )
 
     if name not in SCHEMAS:
-        typer.echo(f"error: unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}", err=True)
-        raise typer.Exit(1)
+        raise ConfigError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")
     if validate is None:
         typer.echo(json.dumps(schema_for(name), indent=2, sort_keys=True, ensure_ascii=False))
         return
     count = 0
-    try:
-        if name == "result":
-            for lineno, obj in iter_objects(validate, what=f"{name} file"):
-                parse_result(obj, f"{validate}:{lineno}")
-                count += 1
-        elif name in ("memorisation", "table6"):
-            if not validate.is_file():
-                raise ClosureBenchError(f"{validate}: no such file")
-            parse_memorisation(validate.read_text(encoding="utf-8"), name, str(validate))
-            count = 1
-        elif name == "samples":
-            if not validate.is_file():
-                raise ClosureBenchError(f"{validate}: no such file")
-            parse_samples(validate.read_text(encoding="utf-8"), str(validate))
-            count = 1
-        elif name in ("sft", "grpo"):
-            for lineno, obj in iter_objects(validate, what=f"{name} file"):
-                parse_training(obj, name, f"{validate}:{lineno}")
-                count += 1
-        else:
-            # The dataset loader: every line validated, ids unique, UTF-8.
-            for record in iter_instances(validate):
-                if record.suite != name:
-                    raise ClosureBenchError(
-                        f"{validate}:{count + 1}: a {record.suite} record, not a {name} one; "
-                        f"use `closurebench schema {record.suite} --validate`"
-                    )
-                count += 1
-    except ClosureBenchError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    if name == "result":
+        for lineno, obj in iter_objects(validate, what=f"{name} file"):
+            parse_result(obj, f"{validate}:{lineno}")
+            count += 1
+    elif name in ("memorisation", "table6"):
+        if not validate.is_file():
+            raise ClosureBenchError(f"{validate}: no such file")
+        parse_memorisation(validate.read_text(encoding="utf-8"), name, str(validate))
+        count = 1
+    elif name == "samples":
+        if not validate.is_file():
+            raise ClosureBenchError(f"{validate}: no such file")
+        parse_samples(validate.read_text(encoding="utf-8"), str(validate))
+        count = 1
+    elif name in ("sft", "grpo"):
+        for lineno, obj in iter_objects(validate, what=f"{name} file"):
+            parse_training(obj, name, f"{validate}:{lineno}")
+            count += 1
+    else:
+        # The dataset loader: every line validated, ids unique, UTF-8.
+        for record in iter_instances(validate):
+            if record.suite != name:
+                raise ClosureBenchError(
+                    f"{validate}:{count + 1}: a {record.suite} record, not a {name} one; "
+                    f"use `closurebench schema {record.suite} --validate`"
+                )
+            count += 1
     typer.echo(f"{validate}: {count} {name} records, all valid")

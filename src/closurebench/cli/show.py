@@ -12,7 +12,8 @@ from rich.panel import Panel
 from rich.syntax import Syntax
 from rich.table import Table
 
-from closurebench.generate.io import DatasetFileError, iter_instances
+from closurebench.errors import ConfigError
+from closurebench.generate.io import iter_instances
 from closurebench.schema import ClosureInstance
 
 _META = (
@@ -27,24 +28,17 @@ def show(
 ) -> None:
     """Pretty-print record K of a dataset file: metadata, question, answer, programs."""
     console = Console()
-    try:
-        record = None
-        count = 0
-        for k, rec in enumerate(iter_instances(file)):
-            count = k + 1
-            if k == index:
-                record = rec
-                break
-    except DatasetFileError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    record = None
+    count = 0
+    for k, rec in enumerate(iter_instances(file)):
+        count = k + 1
+        if k == index:
+            record = rec
+            break
     if record is None or index < 0:
-        typer.echo(
-            f"error: index {index} is out of range; {file} has {count} records "
-            f"(valid: 0..{count - 1})",
-            err=True,
+        raise ConfigError(
+            f"--index {index} is out of range; {file} has {count} records (valid: 0..{count - 1})"
         )
-        raise typer.Exit(1)
     meta = Table(show_header=False, box=None)
     fields = type(record).model_fields
     for key in _META:

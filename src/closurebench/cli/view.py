@@ -39,13 +39,9 @@ def view_cmd(
     ] = False,
 ) -> None:
     """Write view.html: browse every result's question, reply, answers and trajectory."""
-    from closurebench.report.view import ViewError, build_view
+    from closurebench.report.view import build_view
 
-    try:
-        path = build_view(run_dirs, out, data or ())
-    except ViewError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+    path = build_view(run_dirs, out, data or ())
     typer.echo(str(path))
     if open_page:
         import webbrowser

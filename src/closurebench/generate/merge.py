@@ -11,8 +11,8 @@ naming the file, what is wrong and the fix:
   recomputed by this version's code);
 * the same shard twice, a shard whose range is not its index's block (no overlap), and a
   missing shard (no gap);
-* an existing output, unless ``overwrite`` (``closurebench merge`` exits 2 there, as
-  ``generate`` does; every other refusal is a :class:`~closurebench.errors.DatasetFileError`
+* an existing output, unless ``overwrite`` (``closurebench merge`` refuses it as
+  ``generate`` does; every refusal is a :class:`~closurebench.errors.DatasetFileError`
   or :class:`~closurebench.errors.ConfigError`, exit 1).
 
 It then writes the shards' bytes in index order, which are the unsharded run's bytes, and
