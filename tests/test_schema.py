@@ -25,6 +25,7 @@ from closurebench.schema import (
     parse_instance,
     schema_for,
 )
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 DATA = Path(__file__).parent / "data"
 runner = CliRunner()
@@ -38,7 +39,9 @@ def _cli_schema(name: str) -> dict:
 
 @pytest.fixture(scope="module")
 def closure_records() -> list[ClosureInstance]:
-    cfg = ClosureConfig(split="train", seed=11, count=52, encodings=("nl", "json", "matrix"))
+    cfg = ClosureConfig(
+        split="train", seed=11, count=2 * len(CLOSURE_TASKS), encodings=("nl", "json", "matrix")
+    )
     return generate_records(cfg)
 
 
@@ -51,7 +54,7 @@ def test_every_generated_closure_record_validates_against_the_printed_schema(
     closure_records: list[ClosureInstance],
 ) -> None:
     validator = jsonschema.Draft202012Validator(_cli_schema("closure"))
-    assert len({r.category for r in closure_records}) == 26
+    assert len({r.category for r in closure_records}) == len(CLOSURE_TASKS)
     for record in closure_records:
         line = json.loads(canonical_json(record.to_json()))
         errors = sorted(validator.iter_errors(line), key=str)

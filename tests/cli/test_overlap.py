@@ -15,6 +15,7 @@ from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import write_split as write_grit
 from closurebench.generate.io import load_instances
 from closurebench.schema import GritInstance
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 DATA = Path(__file__).parent.parent / "data"
 runner = CliRunner()
@@ -25,7 +26,8 @@ def closure_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = tmp_path_factory.mktemp("overlap")
     files = {}
     for split in ("heldout", "train"):
-        files[split] = write_split(ClosureConfig(split=split, seed=2, count=52), out)[0]
+        config = ClosureConfig(split=split, seed=2, count=2 * len(CLOSURE_TASKS))
+        files[split] = write_split(config, out)[0]
     return files
 
 

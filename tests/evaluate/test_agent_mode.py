@@ -23,6 +23,7 @@ from closurebench.evaluate.modes.agent import GRAIN_SYSTEM, split_turn
 from closurebench.evaluate.records import iter_results
 from closurebench.evaluate.reference import reader_call
 from closurebench.generate.grit import GritConfig, write_split
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 @pytest.fixture(scope="module")
@@ -180,10 +181,11 @@ def test_split_turn_cases() -> None:
 @pytest.mark.parametrize("mode", ["agent", "agent-tools"])
 def test_reference_agent_on_closurebench_plans(mode: str, tmp_path: Path) -> None:
     """Every category's plan of tool calls reaches the reference answer, graph exact."""
-    closurebench.generate_split("heldout", seed=0, count=78, out=tmp_path / "c")
+    count = 3 * len(CLOSURE_TASKS)  # three instances of every category
+    closurebench.generate_split("heldout", seed=0, count=count, out=tmp_path / "c")
     data = tmp_path / "c" / "closure-heldout.jsonl"
     results = _eval_mode(data, tmp_path / "r", mode, "--model", "reader", "--concurrency", "4")
-    assert len(results) == 78 and len({r["category"] for r in results}) == 26
+    assert len(results) == count and len({r["category"] for r in results}) == len(CLOSURE_TASKS)
     bad = [(r["category"], r["reason"], r["response"][-200:]) for r in results if not r["strict"]]
     assert not bad, bad[:2]
     assert {r["extra"]["structure"]["cls"] for r in results} == {"exact"}

@@ -15,12 +15,13 @@ import closurebench
 from closurebench.evaluate.chance import majority_answer, majority_of, random_answer
 from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 @pytest.fixture(scope="module")
 def splits(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("chance")
-    closurebench.generate_split("heldout", seed=0, count=52, out=root / "c")
+    closurebench.generate_split("heldout", seed=0, count=2 * len(CLOSURE_TASKS), out=root / "c")
     write_split(GritConfig(split="test", seed=2, count=6, n_max=10), root / "g")
     return {"closure": root / "c" / "closure-heldout.jsonl", "grit": root / "g" / "grit-test.jsonl"}
 
@@ -60,7 +61,7 @@ def test_majority_is_the_train_mode() -> None:
     assert majority_of([2, 0, 2, 0, 1]) == 0  # ties: the smallest
     assert majority_of([]) is None
     train = generate_records(ClosureConfig(split="train", seed=0))
-    held = generate_records(ClosureConfig(split="heldout", seed=0, count=52))
+    held = generate_records(ClosureConfig(split="heldout", seed=0, count=2 * len(CLOSURE_TASKS)))
     for category in ("reachability", "degree_count", "negative_reach"):
         rec = next(r for r in held if r.category == category)
         answers = [r.answer for r in train if r.category == category]

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 import closurebench
 from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 def _results(out: Path) -> list[dict[str, Any]]:
@@ -61,7 +62,7 @@ def test_grit_eval_end_to_end_over_http(fake_openai: Any, tmp_path: Path) -> Non
 
 def test_cli_filters_select_the_right_instances(tmp_path: Path) -> None:
     data = tmp_path / "c"
-    closurebench.generate_split("heldout", seed=2, count=52, out=data)
+    closurebench.generate_split("heldout", seed=2, count=2 * len(CLOSURE_TASKS), out=data)
     path = data / "closure-heldout.jsonl"
     script = tmp_path / "script.json"
     script.write_text(json.dumps([json.dumps({"answer": 0})] * 60))
@@ -77,7 +78,8 @@ def test_cli_filters_select_the_right_instances(tmp_path: Path) -> None:
 
     only = run("cat", "--categories", "reachability,cousin")
     assert Counter(r["category"] for r in only) == {"reachability": 2, "cousin": 2}
-    sampled = run("sample", "--sample", "26")
-    assert len(sampled) == 26 and len({r["category"] for r in sampled}) == 26
+    n = len(CLOSURE_TASKS)
+    sampled = run("sample", "--sample", str(n))
+    assert len(sampled) == n and len({r["category"] for r in sampled}) == n
     limited = run("limit", "--limit", "3")
     assert len(limited) == 3

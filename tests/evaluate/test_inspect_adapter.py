@@ -80,10 +80,13 @@ def test_closure_task_scores_as_the_harness_does(
     ours = _harness(small, tmp_path / "run", server.base_url)
     assert log.samples is not None
     for sample in log.samples:
+        assert sample.scores is not None
         score = sample.scores["closurebench_scorer"]
         mine = ours[str(sample.id)]
+        assert score.metadata is not None
         assert score.metadata["outcome"] == mine["outcome"]
         assert score.value == {"strict": float(mine["strict"]), "lenient": float(mine["lenient"])}
+    assert log.results is not None
     strict = next(s for s in log.results.scores if s.name == "strict")
     hand = sum(r["strict"] for r in ours.values()) / len(ours)
     assert strict.metrics["accuracy"].value == pytest.approx(hand)
@@ -130,7 +133,9 @@ def test_grit_agent_task_and_epochs_give_a_pass_at_k_report(
     ours = _harness(small, tmp_path / "run", server.base_url, mode="agent")
     assert log.samples is not None and len(log.samples) == 8
     for sample in log.samples:
+        assert sample.scores is not None
         score = sample.scores["closurebench_scorer"]
+        assert score.metadata is not None
         assert score.metadata["outcome"] == ours[str(sample.id)]["outcome"]
         assert score.metadata["mode"] == "agent"
     from closurebench.report.aggregate import load_runs
@@ -193,6 +198,8 @@ def test_program_mode_runs_the_models_program_in_the_sandbox(
     assert log.status == "success", log.error
     assert log.samples is not None
     for sample in log.samples:
-        assert sample.scores["closurebench_scorer"].metadata["outcome"] == "strict_correct"
+        assert sample.scores is not None
+        metadata = sample.scores["closurebench_scorer"].metadata
+        assert metadata is not None and metadata["outcome"] == "strict_correct"
         extra = sample.store["closurebench"]["extra"]
         assert extra["isolation"] == wall and not extra.get("exec_error")

@@ -34,14 +34,16 @@ from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_runs
 from closurebench.report.tables import all_tables
 from closurebench.schema import ClosureInstance
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 @pytest.fixture(scope="module")
-def heldout52(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+def heldout_two_each(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     """Two instances of every ClosureBench category (heldout preset)."""
-    out = tmp_path_factory.getbasetemp() / "closure-heldout-52"
+    count = 2 * len(CLOSURE_TASKS)
+    out = tmp_path_factory.getbasetemp() / f"closure-heldout-{count}"
     if not (out / "closure-heldout.jsonl").exists():
-        closurebench.generate_split("heldout", seed=0, count=52, out=out)
+        closurebench.generate_split("heldout", seed=0, count=count, out=out)
     path = out / "closure-heldout.jsonl"
     return path, closurebench.load_instances(path)
 
@@ -70,28 +72,32 @@ def _assert_all_correct(results: list[dict[str, Any]], out: Path, n: int) -> Non
     assert run["sandbox"]["isolation"] in ("bwrap", "unshare", "none")
 
 
-def test_oracle_program_ein_reaches_100(heldout52: tuple[Path, list[Any]], tmp_path: Path) -> None:
-    data, records = heldout52
+def test_oracle_program_ein_reaches_100(
+    heldout_two_each: tuple[Path, list[Any]], tmp_path: Path
+) -> None:
+    data, records = heldout_two_each
     out = tmp_path / "ein"
     results = _eval(data, out, "--mode", "program-ein", "--model", "oracle-program")
     _assert_all_correct(results, out, len(records))
     assert {r["extra"]["language"] for r in results} == {"ein"}
-    assert len({r["category"] for r in results}) == 26
+    assert len({r["category"] for r in results}) == len(CLOSURE_TASKS)
     # the report's program table: execution rate, no wrong answers
     tables = all_tables(load_runs([out]))
     (prog,) = [t for t in tables["ClosureBench"] if t.key == "closure_programs"]
-    assert prog.rows[0][1:4] == ["52/52 (100.0%)", "100.0", "0"]
+    n = 2 * len(CLOSURE_TASKS)  # the fixture's records, all executed
+    assert prog.rows[0][1:4] == [f"{n}/{n} (100.0%)", "100.0", "0"]
 
 
 def test_oracle_program_python_reaches_100_on_closure(
-    heldout52: tuple[Path, list[Any]], tmp_path: Path
+    heldout_two_each: tuple[Path, list[Any]], tmp_path: Path
 ) -> None:
-    data, _ = heldout52
+    data, _ = heldout_two_each
     out = tmp_path / "py"
+    n = len(CLOSURE_TASKS)
     results = _eval(data, out, "--mode", "program-python", "--model", "oracle-program",
-                    "--sample", "26")  # fmt: skip
-    _assert_all_correct(results, out, 26)
-    assert len({r["category"] for r in results}) == 26
+                    "--sample", str(n))  # fmt: skip
+    _assert_all_correct(results, out, n)
+    assert len({r["category"] for r in results}) == n
 
 
 def test_oracle_program_python_reaches_100_on_grit(tmp_path: Path) -> None:
@@ -102,8 +108,8 @@ def test_oracle_program_python_reaches_100_on_grit(tmp_path: Path) -> None:
     assert len({r["task"] for r in results}) == 6
 
 
-def test_oracle_program_refuses_other_modes(heldout52: tuple[Path, list[Any]]) -> None:
-    _, records = heldout52
+def test_oracle_program_refuses_other_modes(heldout_two_each: tuple[Path, list[Any]]) -> None:
+    _, records = heldout_two_each
     with pytest.raises(ConfigError, match="pass --mode program-ein"):
         reference_provider("oracle-program", records, get_mode("direct"))
 
@@ -191,9 +197,9 @@ EXPECTED: dict[str, tuple[str, str, bool, bool | None, str | None]] = {
 
 @pytest.mark.parametrize("language", ["python", "ein"])
 def test_scripted_programs_over_http(
-    language: str, heldout52: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
+    language: str, heldout_two_each: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
 ) -> None:
-    data, records = heldout52
+    data, records = heldout_two_each
     record = next(r for r in records if r.category == "degree_count")
     misread_ein, misread_py = _misread(record)
     listener = Listener()
@@ -266,10 +272,10 @@ def test_scripted_programs_over_http(
 
 
 def test_program_counts_in_summary_by_outcome(
-    heldout52: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
+    heldout_two_each: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
 ) -> None:
     """A program that prints nothing is no_answer; one that prints a label list is read."""
-    data, records = heldout52
+    data, records = heldout_two_each
     by_q = {r.question: r for r in records}
 
     def step(body: dict[str, Any]) -> Reply:
@@ -330,13 +336,13 @@ def _table11_program(record: ClosureInstance, kind: str) -> str:
 
 
 def test_table11_of_scripted_programs_equals_the_hand_count(
-    heldout52: tuple[Path, list[Any]],
+    heldout_two_each: tuple[Path, list[Any]],
     fake_openai: Any,
     tmp_path: Path,
 ) -> None:
     """Issue 21 item 5: a program that does not run is "No ans." (the paper's Table 11:
     Ein 0.4 %, Python 2.3 %), so the report's Table 11 columns equal a hand count."""
-    data, records = heldout52
+    data, records = heldout_two_each
     picked = {c: [r for r in records if r.category == c] for c in TABLE11_SCRIPT}
     assert all(len(v) == 2 for v in picked.values())
     kind_of = {

@@ -29,6 +29,7 @@ from closurebench.generate.grit import GritConfig, write_split
 from closurebench.report.aggregate import load_run, load_runs
 from closurebench.report.tables import all_tables
 from closurebench.schema import SummaryFigures
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 def _eval(data: Path, out: Path, *args: str) -> dict[str, Any]:
@@ -53,11 +54,12 @@ def _table(out: Path, suite: str, key: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def heldout52(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
+def heldout_two_each(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     """Two instances of every ClosureBench category (heldout preset)."""
-    out = tmp_path_factory.getbasetemp() / "closure-heldout-52"
+    count = 2 * len(CLOSURE_TASKS)
+    out = tmp_path_factory.getbasetemp() / f"closure-heldout-{count}"
     if not (out / "closure-heldout.jsonl").exists():
-        closurebench.generate_split("heldout", seed=0, count=52, out=out)
+        closurebench.generate_split("heldout", seed=0, count=count, out=out)
     path = out / "closure-heldout.jsonl"
     return path, closurebench.load_instances(path)
 
@@ -84,9 +86,9 @@ def _program(record: Any, kind: str) -> str:
 
 
 def test_program_run_summary_carries_its_figures(
-    heldout52: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
+    heldout_two_each: tuple[Path, list[Any]], fake_openai: Any, tmp_path: Path
 ) -> None:
-    data, records = heldout52
+    data, records = heldout_two_each
     picked = {c: [r for r in records if r.category == c] for c in PROGRAMS}
     kind_of = {rec.question: PROGRAMS[c][i] for c, recs in picked.items() for i, rec in
                enumerate(recs)}  # fmt: skip

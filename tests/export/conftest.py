@@ -1,6 +1,6 @@
 """Fixtures of the export tests: one small dataset file per suite, made once per module.
 
-* ClosureBench: one ``heldout`` instance of every one of the 26 categories;
+* ClosureBench: one ``heldout`` instance of every category (``CLOSURE_TASKS``);
 * GRIT: 6 ``test`` graphs (one per task, n 10-12) in all 8 views each, 48 instances.
 
 The wall fixture skips where bubblewrap does not work, unless
@@ -18,12 +18,13 @@ from closurebench.generate.closure import ClosureConfig, generate_records
 from closurebench.generate.grit import GritConfig
 from closurebench.generate.grit import generate_records as grit_records
 from closurebench.generate.io import write_jsonl
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 @pytest.fixture(scope="session")
 def closure_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     """A ClosureBench file with one instance of each category, and its records."""
-    records = generate_records(ClosureConfig(split="heldout", seed=0, count=26))
+    records = generate_records(ClosureConfig(split="heldout", seed=0, count=len(CLOSURE_TASKS)))
     out = tmp_path_factory.mktemp("closure-data")
     path, _ = write_jsonl(out, "closure-heldout.jsonl", records, lambda sha, name: {"sha": sha})
     return path, records

@@ -16,6 +16,7 @@ from closurebench.cli import app
 from closurebench.generate import hf
 from closurebench.generate.io import load_instances, write_jsonl
 from closurebench.schema import ClosureInstance, GritInstance, parse_instance
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 runner = CliRunner()
 
@@ -47,7 +48,8 @@ def both(
     out = tmp_path_factory.mktemp("hf") / "both"
     res = _export(str(closure_data[0]), str(grit_data[0]), "--out", str(out))
     assert res.exit_code == 0, res.output
-    assert "wrote 74 records (closure heldout 26, grit test 48)" in res.output
+    n = len(CLOSURE_TASKS)  # closure_data: one instance of every category
+    assert f"wrote {n + 48} records (closure heldout {n}, grit test 48)" in res.output
     return out
 
 

@@ -1,7 +1,7 @@
 """``closurebench generate closure --conventions implicit``: the paper's wording, generated.
 
 An implicit split holds the explicit split's instances exactly (ids, structures, labels,
-surfaces, answers, alt answers) but for the query sentence of the 12 ambiguous
+surfaces, answers, alt answers) but for the query sentence of the ambiguous
 categories; generation certifies every implicit question through the reader; the
 manifest records the choice, and a default split keeps its bytes (no ``conventions``
 key in its manifest).
@@ -28,7 +28,9 @@ from closurebench.tasks.closure import CLOSURE_TASKS
 runner = CliRunner()
 
 AMBIGUOUS = tuple(name for name, t in CLOSURE_TASKS.items() if t.ambiguity is not None)
-ARGS = ["--split", "heldout", "--seed", "5", "--count", "52", "--encodings", "nl,json,matrix"]
+#: Two instances of every category.
+COUNT = 2 * len(CLOSURE_TASKS)
+ARGS = ["--split", "heldout", "--seed", "5", "--count", str(COUNT), "--encodings", "nl,json,matrix"]
 
 
 def _generate(out: Path, *extra: str) -> tuple[list[dict], dict]:
@@ -53,7 +55,7 @@ def test_implicit_split_differs_only_in_the_ambiguous_queries(
 ) -> None:
     explicit, _ = both["explicit"]
     implicit, _ = both["implicit"]
-    assert len(explicit) == len(implicit) == 52
+    assert len(explicit) == len(implicit) == COUNT
     changed = 0
     for e, i in zip(explicit, implicit, strict=True):
         differing = sorted(k for k in e if e[k] != i.get(k))
@@ -68,7 +70,7 @@ def test_implicit_split_differs_only_in_the_ambiguous_queries(
             changed += 1
         else:
             assert differing == [], (e["id"], differing)
-    assert changed == 2 * len(AMBIGUOUS) == 24
+    assert changed == 2 * len(AMBIGUOUS)
 
 
 def test_every_implicit_question_reads_back_implicitly(
@@ -117,7 +119,7 @@ def test_python_api_generates_implicit(tmp_path: Path) -> None:
 
 def test_reword_keeps_the_implicit_wording(both: dict[str, tuple[list[dict], dict]]) -> None:
     implicit, _ = both["implicit"]
-    old = [ClosureInstance.model_validate(r) for r in implicit[:26]]
+    old = [ClosureInstance.model_validate(r) for r in implicit[: len(CLOSURE_TASKS)]]
     new = reword_records(old, surface_seed=3)
     for a, b in zip(old, new, strict=True):
         assert a.question != b.question

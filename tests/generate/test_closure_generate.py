@@ -21,6 +21,9 @@ from closurebench.generate.io import canonical_json, clean
 from closurebench.schema import ClosureInstance
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import ClosureStructure
+from closurebench.tasks.closure.l1 import L1_TASKS
+from closurebench.tasks.closure.l2 import L2_TASKS
+from closurebench.tasks.closure.l3 import L3_TASKS
 
 REQUIRED = {
     "id", "suite", "split", "category", "level", "result_type", "n", "density",
@@ -35,14 +38,24 @@ def records() -> list[ClosureInstance]:
     # 6 per category over all three encodings, n up to 14: every record is triple-verified
     # and certified by the reader inside generation.
     config = ClosureConfig(
-        split="heldout", seed=11, count=26 * 6, n_max=14, encodings=("nl", "json", "matrix")
+        split="heldout",
+        seed=11,
+        count=len(CLOSURE_TASKS) * 6,
+        n_max=14,
+        encodings=("nl", "json", "matrix"),
     )
     return generate_records(config)
 
 
-def test_registry_has_the_26_categories() -> None:
-    assert len(CLOSURE_TASKS) == 26
-    assert Counter(t.level for t in CLOSURE_TASKS.values()) == {1: 11, 2: 8, 3: 7}
+def test_registry_holds_the_categories_of_the_three_levels() -> None:
+    # Every category of each level's tuple, in level order, none lost to a repeated name.
+    levels = {1: L1_TASKS, 2: L2_TASKS, 3: L3_TASKS}
+    assert all(levels.values())
+    assert list(CLOSURE_TASKS.values()) == [t for tasks in levels.values() for t in tasks]
+    assert len(CLOSURE_TASKS) == sum(len(tasks) for tasks in levels.values())
+    assert Counter(t.level for t in CLOSURE_TASKS.values()) == {
+        lv: len(tasks) for lv, tasks in levels.items()
+    }
 
 
 def test_every_record_is_complete_and_scores_strictly(records: list[ClosureInstance]) -> None:
@@ -72,14 +85,18 @@ def test_no_duplicate_questions(records: list[ClosureInstance]) -> None:
 def test_generation_is_deterministic(records: list[ClosureInstance]) -> None:
     again = generate_records(
         ClosureConfig(
-            split="heldout", seed=11, count=26 * 6, n_max=14, encodings=("nl", "json", "matrix")
+            split="heldout",
+            seed=11,
+            count=len(CLOSURE_TASKS) * 6,
+            n_max=14,
+            encodings=("nl", "json", "matrix"),
         )
     )
     assert [canonical_json(r) for r in again] == [canonical_json(r) for r in records]
 
 
 def test_boolean_categories_are_balanced() -> None:
-    recs = generate_records(ClosureConfig(split="heldout", seed=2, count=26 * 10))
+    recs = generate_records(ClosureConfig(split="heldout", seed=2, count=len(CLOSURE_TASKS) * 10))
     booleans = [r.answer for r in recs if r.result_type == "boolean"]
     assert all(isinstance(a, bool) for a in booleans)
     share = sum(a is True for a in booleans) / len(booleans)
@@ -97,7 +114,7 @@ def test_boolean_categories_are_balanced() -> None:
 def test_splits_share_no_structural_seed() -> None:
     seeds = {}
     for split in ("train", "heldout", "finetune"):
-        recs = generate_records(ClosureConfig(split=split, seed=0, count=26))
+        recs = generate_records(ClosureConfig(split=split, seed=0, count=len(CLOSURE_TASKS)))
         seeds[split] = {r.structural_seed for r in recs}
     assert not seeds["train"] & seeds["heldout"]
     assert not seeds["train"] & seeds["finetune"]
@@ -160,7 +177,14 @@ def test_generate_split_api_and_load_instances(tmp_path: Path) -> None:
 
 def test_size_sweep_beyond_the_default_range() -> None:
     recs = generate_records(
-        ClosureConfig(split="heldout", seed=4, count=26, n_min=20, n_max=24, density_max=0.2)
+        ClosureConfig(
+            split="heldout",
+            seed=4,
+            count=len(CLOSURE_TASKS),
+            n_min=20,
+            n_max=24,
+            density_max=0.2,
+        )
     )
     assert all(20 <= r.n <= 24 for r in recs)
 
@@ -223,8 +247,8 @@ def test_python_dash_m_generator(tmp_path: Path) -> None:
 
 def test_workers_give_byte_identical_output(records: list[ClosureInstance]) -> None:
     config = ClosureConfig(
-        split="heldout", seed=11, count=26 * 6, n_max=14, encodings=("nl", "json", "matrix"),
-        workers=2,
+        split="heldout", seed=11, count=len(CLOSURE_TASKS) * 6, n_max=14,
+        encodings=("nl", "json", "matrix"), workers=2,
     )  # fmt: skip
     parallel = generate_records(config)
     assert [canonical_json(r) for r in parallel] == [canonical_json(r) for r in records]

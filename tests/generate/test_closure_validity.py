@@ -7,6 +7,7 @@ The three full splits (1,300 + 1,300 + 2,500 instances) are generated once per m
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -61,12 +62,12 @@ def test_answer_hints_knob_adds_the_form_and_changes_nothing_else() -> None:
     base: dict[str, Any] = {
         "split": "train",
         "seed": 3,
-        "count": 26 * 2,
+        "count": len(CLOSURE_TASKS) * 2,
         "encodings": ("nl", "json", "matrix"),
     }
     plain = generate_records(ClosureConfig(**base))
     hinted = generate_records(ClosureConfig(**base, answer_hints=True))
-    assert len(hinted) == len(plain) == 52
+    assert len(hinted) == len(plain) == len(CLOSURE_TASKS) * 2
     for p, h in zip(plain, hinted, strict=True):
         form = answer_form(CLOSURE_TASKS[h.category])
         assert h.answer_hints and not p.answer_hints
@@ -79,7 +80,7 @@ def test_answer_hints_knob_adds_the_form_and_changes_nothing_else() -> None:
 
 def test_cli_answer_hints_flag_is_recorded(tmp_path: Path) -> None:
     runner = CliRunner()
-    base = ["generate", "closure", "--split", "heldout", "--count", "26"]
+    base = ["generate", "closure", "--split", "heldout", "--count", str(len(CLOSURE_TASKS))]
     for name, extra in (("plain", []), ("hints", ["--answer-hints"])):
         res = runner.invoke(app, [*base, "--out", str(tmp_path / name), *extra])
         assert res.exit_code == 0, res.output
@@ -148,7 +149,7 @@ def test_small_structures_occur_and_still_do_not_collide(
 def test_a_smaller_split_is_a_prefix_of_the_full_one(
     splits: dict[str, list[ClosureInstance]],
 ) -> None:
-    small = generate_records(ClosureConfig(split="train", seed=0, count=26 * 5))
+    small = generate_records(ClosureConfig(split="train", seed=0, count=len(CLOSURE_TASKS) * 5))
     full = {r.id: r for r in splits["train"]}
     for r in small:
         assert r.structure_key == full[r.id].structure_key, r.id
@@ -165,12 +166,15 @@ def test_workers_do_not_change_the_full_heldout_split(
 
 
 def test_manifest_records_the_rule(tmp_path: Path) -> None:
-    _, man_path, recs = write_split(ClosureConfig(split="finetune", seed=1, count=26), tmp_path)
+    config = ClosureConfig(split="finetune", seed=1, count=len(CLOSURE_TASKS))
+    _, man_path, recs = write_split(config, tmp_path)
     man = json.loads(man_path.read_text())
-    assert man["avoids_structures_of"] == {"heldout": 50, "train": 50}
+    # each higher split's full size (1,300) over the categories, rounded up
+    per_category = math.ceil(1300 / len(CLOSURE_TASKS))
+    assert man["avoids_structures_of"] == {"heldout": per_category, "train": per_category}
     assert man["arguments"]["answer_hints"] is False
     assert set(man["modal_share"]) <= set(CLOSURE_TASKS)
-    assert len(recs) == 26
+    assert len(recs) == len(CLOSURE_TASKS)
 
 
 def test_structure_plan_matches_the_records(splits: dict[str, list[ClosureInstance]]) -> None:

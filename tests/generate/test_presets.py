@@ -13,6 +13,7 @@ from closurebench.errors import ConfigError
 from closurebench.generate.closure import ClosureConfig, generate_records
 from closurebench.generate.io import load_instances, read_manifest
 from closurebench.schema import ClosureInstance
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 runner = CliRunner()
 
@@ -48,7 +49,7 @@ def test_encoding_study_is_200_level_uniform_structures_in_three_encodings(
 
 
 def test_encoding_study_uses_the_splits_own_instances(study: list[ClosureInstance]) -> None:
-    heldout = {r.id: r for r in generate_records(ClosureConfig(count=26 * 12))}
+    heldout = {r.id: r for r in generate_records(ClosureConfig(count=len(CLOSURE_TASKS) * 12))}
     nl = [r for r in study if r.encoding == "nl"]
     matched = [r for r in nl if r.id.removesuffix("-nl") in heldout]
     assert len(matched) == len(nl)
@@ -56,7 +57,7 @@ def test_encoding_study_uses_the_splits_own_instances(study: list[ClosureInstanc
 
 
 def test_sweep_split_reaches_n_20(tmp_path: Path) -> None:
-    config = ClosureConfig(split="sweep", count=104)
+    config = ClosureConfig(split="sweep", count=4 * len(CLOSURE_TASKS))
     assert config.n_max == 20
     recs = generate_records(config)
     assert all(r.id.startswith("closure-sweep-") for r in recs)
@@ -89,9 +90,8 @@ def test_cli_subset_and_sweep(tmp_path: Path) -> None:
     assert len(load_instances(path)) == 18
     man = read_manifest(path)
     assert man["arguments"]["subset"] == "encoding-study" and man["records"] == 18
-    res = runner.invoke(
-        app, ["generate", "closure", "--out", str(tmp_path), "--split", "sweep", "--count", "26"]
-    )
+    sweep = ["--split", "sweep", "--count", str(len(CLOSURE_TASKS))]
+    res = runner.invoke(app, ["generate", "closure", "--out", str(tmp_path), *sweep])
     assert res.exit_code == 0, res.output
     man = read_manifest(tmp_path / "closure-sweep.jsonl")
     assert man["arguments"]["n_max"] == 20 and man["avoids_structures_of"] == {}

@@ -17,14 +17,18 @@ from closurebench.generate.grit import write_split as write_grit
 from closurebench.generate.io import load_instances, read_manifest
 from closurebench.generate.reword import reword_file, reword_record, reword_records
 from closurebench.schema import ClosureInstance
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 runner = CliRunner()
+
+#: Three instances of every category.
+COUNT = 3 * len(CLOSURE_TASKS)
 
 
 @pytest.fixture(scope="module")
 def heldout(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("reword")
-    return write_split(ClosureConfig(split="heldout", seed=4, count=78), out)[0]
+    return write_split(ClosureConfig(split="heldout", seed=4, count=COUNT), out)[0]
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +40,7 @@ def pairs(heldout: Path) -> list[tuple[ClosureInstance, ClosureInstance]]:
 def test_structure_and_answer_ids_are_kept(
     pairs: list[tuple[ClosureInstance, ClosureInstance]],
 ) -> None:
-    assert len(pairs) == 78
+    assert len(pairs) == COUNT
     for old, new in pairs:
         for field in (
             "id",
@@ -104,15 +108,15 @@ def test_cli_writes_file_and_manifest(heldout: Path, tmp_path: Path) -> None:
     out = tmp_path / "rw.jsonl"
     res = runner.invoke(app, ["reword", str(heldout), "--surface-seed", "5", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert "wrote 78 re-worded records" in res.stdout
+    assert f"wrote {COUNT} re-worded records" in res.stdout
     man = read_manifest(out)
     assert man["surface_seed"] == 5
     assert man["reworded_from"]["file"] == heldout.name
-    assert man["files"]["rw.jsonl"]["records"] == 78
+    assert man["files"]["rw.jsonl"]["records"] == COUNT
     # same structures, no shared question
     res = runner.invoke(app, ["check-overlap", str(heldout), str(out)])
     assert res.exit_code == 1
-    assert "78 shared structure(s), 0 shared question(s)" in res.stderr
+    assert f"{COUNT} shared structure(s), 0 shared question(s)" in res.stderr
 
 
 def test_cli_errors_are_one_line(heldout: Path, tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from fake_openai_server import FakeOpenAIServer, Reply
 
 import closurebench
 from closurebench.evaluate.records import iter_results
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 def _attacks(ctx: dict[str, Any]) -> dict[str, str]:
@@ -242,7 +243,7 @@ def _survivors(marker: str, grace_s: float = 5.0) -> list[str]:
 @pytest.fixture(scope="module")
 def hostile_data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     out = tmp_path_factory.mktemp("hostile-data")
-    closurebench.generate_split("heldout", seed=3, count=26, out=out)
+    closurebench.generate_split("heldout", seed=3, count=len(CLOSURE_TASKS), out=out)
     path = out / "closure-heldout.jsonl"
     return path, closurebench.load_instances(path)
 

@@ -85,6 +85,7 @@ from closurebench.scoring import (
 )
 from closurebench.scoring.outcome import INTERNAL_ERROR, safely
 from closurebench.scoring.structure import STRUCTURE_CLASSES, score_structure
+from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.grit import GRIT_TASKS
 from closurebench.tools import ERROR_KINDS, ToolGraph, run_tool
 from cpu_timing import best_cpu_seconds
@@ -111,7 +112,7 @@ class Instances:
     @classmethod
     def generate(cls) -> Instances:
         """Every ClosureBench category (all six result types) and every GRIT task."""
-        closure = tuple(closure_records(ClosureConfig(split="heldout", count=26)))
+        closure = tuple(closure_records(ClosureConfig(split="heldout", count=len(CLOSURE_TASKS))))
         grit, _ = grit_records(GritConfig(split="test", seed=0, count=6, n_max=10))
         return cls(closure, tuple(grit))
 

@@ -22,7 +22,7 @@ from closurebench.tasks.closure import CLOSURE_TASKS
 
 @pytest.fixture(scope="module")
 def items() -> list[dict[str, Any]]:
-    return list(create_dataset("closure", seed=0, size=26 * 2))
+    return list(create_dataset("closure", seed=0, size=len(CLOSURE_TASKS) * 2))
 
 
 def _perturbed(rec: ClosureInstance) -> list[Any]:

@@ -11,13 +11,14 @@ from closurebench.generate.closure import ClosureConfig
 from closurebench.generate.closure import generate_records as closure_records
 from closurebench.schema import Ambiguity, ClosureInstance
 from closurebench.scoring import OUTCOMES, Score, score_closure
+from closurebench.tasks.closure import CLOSURE_TASKS
 
 
 @pytest.fixture(scope="module")
 def closure() -> list[ClosureInstance]:
     return [
         r if isinstance(r, ClosureInstance) else ClosureInstance.model_validate(r)
-        for r in closure_records(ClosureConfig(split="heldout", count=52))
+        for r in closure_records(ClosureConfig(split="heldout", count=2 * len(CLOSURE_TASKS)))
     ]
 
 
@@ -48,7 +49,7 @@ def _reply(answer: object) -> str:
 
 
 def test_closure_reference_scores_strict(closure: list[ClosureInstance]) -> None:
-    assert len({r.category for r in closure}) == 26
+    assert len({r.category for r in closure}) == len(CLOSURE_TASKS)
     for rec in closure:
         score = score_closure(rec, _reply(rec.answer))
         assert score.outcome == "strict_correct", (rec.category, score)

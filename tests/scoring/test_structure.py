@@ -20,6 +20,7 @@ from closurebench.scoring.structure import (
     aggregate_structure,
     score_structure,
 )
+from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tools.types import ToolGraph
 
 Edge = tuple[str, str, float | None]
@@ -33,7 +34,7 @@ def grit() -> list[GritInstance]:
 
 @pytest.fixture(scope="module")
 def closure() -> list[ClosureInstance]:
-    return generate_closure(ClosureConfig(count=26))
+    return generate_closure(ClosureConfig(count=len(CLOSURE_TASKS)))
 
 
 def _view(recs: Sequence[GritInstance], task: str, naming: str) -> GritInstance:
@@ -91,7 +92,7 @@ def test_every_grit_record_rebuilt_from_its_names_is_exact(grit: list[GritInstan
 def test_every_closure_record_rebuilt_from_its_labels_is_exact(
     closure: list[ClosureInstance],
 ) -> None:
-    assert len({r.category for r in closure}) == 26
+    assert len({r.category for r in closure}) == len(CLOSURE_TASKS)
     for rec in closure:
         g = rec.graph
         edges: tuple[Edge, ...] = tuple((rec.labels[u], rec.labels[v], None) for u, v in g.edges)

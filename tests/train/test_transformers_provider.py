@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +102,7 @@ def test_eval_cli_with_a_fitted_tiny_model(
         prompt = tok.apply_chat_template(
             mode.messages(rec), add_generation_prompt=True, tokenize=True, return_dict=True
         )
+        assert isinstance(prompt, Mapping)  # return_dict=True: a BatchEncoding
         n_prompt = len(prompt["input_ids"])
         assert r["usage"]["prompt_tokens"] == n_prompt
         n_reply = len(tok(REPLY + "<|im_end|>", add_special_tokens=False)["input_ids"])

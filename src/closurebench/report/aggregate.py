@@ -49,7 +49,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,10 +62,12 @@ from closurebench.evaluate.figures import (
     result_suite,
 )
 from closurebench.evaluate.figures import program_figures as program_stats
+from closurebench.evaluate.records import summarize
 from closurebench.jsonl import scan
 from closurebench.report.run import ReportError, Run
 from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
+from closurebench.schema.results import is_error_result
 from closurebench.schema.summary import PROGRAM_ERROR_CLASSES
 from closurebench.schema.summary import ProgramFigures as ProgramStats
 
@@ -319,23 +321,24 @@ def load_run(path: str | Path) -> Run:
     if not results.is_file():
         raise ReportError(f"{results}: not found; pass a run directory written by the runner")
     records: list[dict[str, Any]] = []
-    errors = 0
-    examples: list[str] = []
     summary = _json_object(p / "summary.json")
     # The last command's selection, when the folder holds results outside it: the
     # report covers what summary.json covers.
     listed = (summary or {}).get("selected_ids")
     selection = {str(i) for i in listed} if isinstance(listed, list) else None
-    for rec in _read_results(results):
-        if selection is not None and str(rec.get("id")) not in selection:
-            continue
-        if rec.get("outcome") == Outcome.ERROR:
-            errors += 1
-            message = str(rec.get("error") or "")
-            if len(examples) < 3 and message not in examples:
-                examples.append(message)
-        else:
-            records.append(rec)
+
+    def selected() -> Iterator[dict[str, Any]]:
+        for rec in _read_results(results):
+            if selection is None or str(rec.get("id")) in selection:
+                if not is_error_result(rec):
+                    records.append(rec)
+                yield rec
+
+    # The counts and error examples come from the function that writes summary.json,
+    # over the same results, so the report and the summary cannot disagree.
+    totals = summarize(selected())
+    errors = int(totals["counts"]["errors"])
+    examples = [str(m) for m in totals["error_examples"]]
     ssettings = (summary or {}).get("settings") or {}
     model = (
         _first(records, lambda r: (r.get("settings") or {}).get("model"))
