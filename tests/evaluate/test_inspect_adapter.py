@@ -203,3 +203,98 @@ def test_program_mode_runs_the_models_program_in_the_sandbox(
         assert metadata is not None and metadata["outcome"] == "strict_correct"
         extra = sample.store["closurebench"]["extra"]
         assert extra["isolation"] == wall and not extra.get("exec_error")
+
+
+def test_grit_agent_tools_task_calls_the_tool_natively_as_the_harness_does(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    """``mode=agent-tools``: the model's native tool calls answered in the episode."""
+    from closurebench.evaluate.reference.models import reader_call
+
+    ds = closurebench.create_dataset("grit:shortest_path", seed=3, size=2)
+    records = [ds.record(i) for i in range(len(ds))]
+    small = tmp_path / "grit.jsonl"
+    small.write_text("".join(json.dumps(r.to_json()) + "\n" for r in records))
+    by_question = {r.question: r for r in records}
+
+    def reply(body: dict[str, Any]) -> Reply:
+        messages = body["messages"]
+        texts = [
+            c if isinstance(c, str) else " ".join(p.get("text", "") for p in c or ())
+            for c in (m.get("content") for m in messages)
+        ]
+        rec = next(r for q, r in by_question.items() if any(q in t for t in texts))
+        if not any(m["role"] == "tool" for m in messages):  # first turn: call the tool
+            call = json.dumps(reader_call(rec))
+            return Reply("", finish_reason="tool_calls", tool_calls=(("graph_tool", call),))
+        return Reply(f"<answer>{rec.answer}</answer>")
+
+    for out in ("inspect", "harness"):
+        server.script(default=reply)
+        server.requests.clear()
+        if out == "inspect":
+            (log,) = inspect_eval(
+                "closurebench/grit",
+                task_args={"data": str(small), "mode": "agent-tools"},
+                model="openai-api/fake/m",
+                log_dir=str(tmp_path / "logs"),
+                display="none",
+                max_retries=0,
+                timeout=60,
+            )
+            assert log.status == "success", (log.error, server.errors)
+        else:
+            ours = _harness(small, tmp_path / "run", server.base_url, mode="agent-tools")
+        bodies = [req.body for req in server.chat_requests]
+        assert len(bodies) == 2 * len(records)  # a tool turn and an answer turn each
+        assert all(b["tools"][0]["function"]["name"] == "graph_tool" for b in bodies)
+        answered = [b for b in bodies if any(m["role"] == "tool" for m in b["messages"])]
+        assert len(answered) == len(records)
+    assert log.samples is not None and len(log.samples) == len(records)
+    for sample in log.samples:
+        assert sample.scores is not None
+        metadata = sample.scores["closurebench_scorer"].metadata
+        assert metadata is not None
+        assert metadata["outcome"] == ours[str(sample.id)]["outcome"] == "strict_correct"
+        extra = sample.store["closurebench"]["extra"]
+        assert extra["tool_calls"] == 1 and extra["structure"]["cls"] == "exact"
+
+
+def test_graph_tool_in_inspects_own_tool_loop(tmp_path: Path) -> None:
+    """``graph_tool()`` in an inspect agent of one's own: inspect runs it, as our mode does."""
+    from inspect_ai import Task
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import ChatMessageTool, ModelOutput, ModelUsage, get_model
+    from inspect_ai.solver import generate, use_tools
+
+    from closurebench.evaluate.inspect_tasks import graph_tool
+    from closurebench.tools import run_tool
+
+    call = {
+        "problem_type": "shortest_path",
+        "graph": {"data": {"a": {"b": 1, "c": 5}, "b": {"c": 1}}, "directed": False,
+                  "weighted": True},
+        "parameters": {"start": "a", "end": "c"},
+    }  # fmt: skip
+    bad = {**call, "parameters": {"start": "a", "end": "nowhere"}}  # our error result
+    outputs = [
+        ModelOutput.for_tool_call("mockllm/model", "graph_tool", call),
+        ModelOutput.for_tool_call("mockllm/model", "graph_tool", bad),
+        ModelOutput.from_content("mockllm/model", "<answer>2</answer>"),
+    ]
+    for out in outputs:  # given, so mockllm counts no tokens (that would fetch tiktoken)
+        out.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    task = Task(
+        dataset=[Sample(input="Shortest path from a to c?", target="2")],
+        solver=[use_tools([graph_tool()]), generate()],
+    )
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success", log.error
+    assert log.samples is not None
+    (sample,) = log.samples
+    results = [m for m in sample.messages if isinstance(m, ChatMessageTool)]
+    assert [m.text for m in results] == [run_tool(call).text, run_tool(bad).text]
+    assert "Total Length: 2" in results[0].text and results[1].error is None
+    assert results[1].text.startswith("Error (") and "nowhere" in results[1].text
+    assert sample.output.completion == "<answer>2</answer>"

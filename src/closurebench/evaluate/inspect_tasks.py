@@ -31,6 +31,7 @@ the log (``report LOG.eval``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -60,7 +61,7 @@ from inspect_ai.scorer import (
     stderr,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolCall, ToolInfo, ToolParams
+from inspect_ai.tool import Tool, ToolCall, ToolDef, ToolInfo, ToolParams
 
 from closurebench.errors import ConfigError
 from closurebench.evaluate.modes import AgentMode, ProgramMode, get_mode
@@ -68,7 +69,14 @@ from closurebench.evaluate.modes.base import Mode, ModeOutput
 from closurebench.evaluate.providers.base import Completion
 from closurebench.schema import META_FIELDS, ClosureInstance, GritInstance, parse_instance
 
-__all__ = ["closure", "closurebench_scorer", "closurebench_solver", "grit", "samples_of"]
+__all__ = [
+    "closure",
+    "closurebench_scorer",
+    "closurebench_solver",
+    "graph_tool",
+    "grit",
+    "samples_of",
+]
 
 AnyInstance = ClosureInstance | GritInstance
 
@@ -256,6 +264,43 @@ def closurebench_solver(mode: str = "direct", sandbox: str | None = None) -> Sol
         return state
 
     return solve
+
+
+def graph_tool() -> Tool:
+    """The GRAIN graph tool as an inspect tool, for an inspect agent of your own.
+
+    The same tool the ``agent-tools`` mode offers (its name, description and JSON Schema:
+    :func:`~closurebench.evaluate.modes.agent.graph_tool_spec`), answered by the same
+    solver (:func:`closurebench.tools.run_tool`, run off the event loop): the result is
+    the ``<result>`` text, an error result (never an exception) for a malformed call::
+
+        from inspect_ai.agent import react
+        agent = react(tools=[graph_tool()])
+    """
+    from closurebench.evaluate.modes.agent import graph_tool_spec
+    from closurebench.tools import run_tool
+
+    spec = graph_tool_spec()["function"]
+
+    async def execute(**arguments: Any) -> str:
+        loop = asyncio.get_running_loop()
+        result = await loop.run_in_executor(None, run_tool, dict(arguments))
+        return result.text
+
+    params = ToolParams.model_validate(spec["parameters"])
+    for name, prop in params.properties.items():  # inspect wants every one described
+        prop.description = prop.description or _PARAM_DESCRIPTIONS.get(name, name)
+    return ToolDef(
+        execute, name=spec["name"], description=spec["description"], parameters=params
+    ).as_tool()
+
+
+#: Descriptions for the tool schema's top-level properties that carry none.
+_PARAM_DESCRIPTIONS = {
+    "problem_type": "The problem to solve (one of the enum's names, or a common synonym).",
+    "graph": "The graph: data (an adjacency list or edge list), directed, weighted.",
+    "parameters": "The problem's parameters, e.g. start and end nodes.",
+}
 
 
 def _configured_mode(name: str, sandbox: str | None) -> Mode:
