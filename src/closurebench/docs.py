@@ -1385,6 +1385,23 @@ def _memorisation_page() -> str:
     return _page("Memorisation probe", _MEMORISATION_INTRO, body)
 
 
+def _pages() -> tuple[tuple[str, str], ...]:
+    """The index rows of ``docs/README.md``: each page and what it holds."""
+    from closurebench.tasks.closure import CLOSURE_TASKS
+    from closurebench.tasks.grit import GRIT_TASKS
+
+    return (
+        *_PAGES[:2],
+        (
+            "[categories.md](categories.md)",
+            f"the {len(CLOSURE_TASKS)} ClosureBench categories and the {len(GRIT_TASKS)} GRIT "
+            "tasks, with the splits",
+        ),
+        *_PAGES[2:],
+    )
+
+
+#: The index rows of ``docs/README.md`` that name no count (:func:`_pages` adds the rest).
 _PAGES = (
     (
         "[ein.md](ein.md)",
@@ -1392,10 +1409,6 @@ _PAGES = (
         "syntax card, example programs",
     ),
     ("[formats.md](formats.md)", "dataset, manifest and result files; every field of every record"),
-    (
-        "[categories.md](categories.md)",
-        "the 26 ClosureBench categories and the 6 GRIT tasks, with the splits",
-    ),
     (
         "[tools.md](tools.md)",
         "the GRAIN graph tool (problem types, parameters, errors, limits, typed functions) "
@@ -1424,7 +1437,7 @@ def render_docs() -> dict[str, str]:
         "README.md": _page(
             "closurebench documentation",
             "Reference pages generated from the code.",
-            [*_table(("page", "what"), _PAGES), "", _REGENERATE],
+            [*_table(("page", "what"), _pages()), "", _REGENERATE],
         ),
         "categories.md": _categories_page(),
         "ein.md": _ein_page(),

@@ -61,6 +61,7 @@ from closurebench.generate import closure as closure_gen
 from closurebench.generate.grit import LAYOUTS, REGIMES, SPLITS, GritConfig, write_split
 from closurebench.generate.grit import split_file_name as grit_split_file_name
 from closurebench.generate.shard import Shard
+from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import check_wording
 from closurebench.tasks.grit.base import DEFAULT_TIME_LIMIT
 
@@ -364,7 +365,8 @@ def closure_cmd(
         int | None, typer.Option(help="Instances in total (default: the split's size).")
     ] = None,
     categories: Annotated[
-        str | None, typer.Option(help="Comma-separated categories (default: all 26).")
+        str | None,
+        typer.Option(help=f"Comma-separated categories (default: all {len(CLOSURE_TASKS)})."),
     ] = None,
     levels: Annotated[str | None, typer.Option(help="Comma-separated levels, e.g. 1,3.")] = None,
     n_min: Annotated[int, typer.Option("--n-min", help="Smallest n (>= 4).")] = 4,

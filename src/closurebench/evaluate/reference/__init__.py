@@ -8,8 +8,9 @@ and must reach a known score.
 * :mod:`closurebench.evaluate.reference.models`: the table of reference models
   (:data:`REFERENCE_MODELS`) and :func:`reference_provider`, the provider's factory (the
   ``reference`` row of :data:`closurebench.evaluate.providers.PROVIDERS` names it);
-* :mod:`closurebench.evaluate.reference.plans`: the reference agent's tool plans for
-  ClosureBench questions (``--model reader``).
+* :mod:`closurebench.evaluate.reference.plans`: the reference agent on ClosureBench
+  questions (``--model reader``), running each category's own plan
+  (:meth:`~closurebench.tasks.closure.base.ClosureTask.plan`).
 
 This package sits above the providers and the modes of :mod:`closurebench.evaluate`
 (it reads modes, the chance baselines and the reference programs); neither imports it.

@@ -15,7 +15,8 @@ bug in the generator, the mode, the sandbox or the scorer.
   independent reader (written apart from the renderer), writes the ``<graph>`` call of
   the graph it read (names as the question declares them, nodes in the order it lists
   them) and answers from the tool's results: GRIT in one call; ClosureBench by the
-  category's plan of calls (:mod:`closurebench.evaluate.reference.plans`). The offline
+  category's own plan of calls (:meth:`~closurebench.tasks.closure.base.ClosureTask.plan`,
+  run by :mod:`closurebench.evaluate.reference.plans`). The offline
   yardstick of the agent path (must reach 100 % strict, with every graph recovered
   exactly) and a source of expert trajectories.
 
@@ -153,8 +154,9 @@ def _next_move(record: AnyInstance, done: int) -> tuple[dict[str, Any] | None, A
     """The reference agent's next ``(call, None)`` or ``(None, answer)`` after ``done`` calls.
 
     GRIT: one call with the graph the reader recovered, then the tool's value. ClosureBench:
-    the category's plan (:mod:`closurebench.evaluate.reference.plans`), its earlier calls
-    re-run (the tool is deterministic: the same results the conversation holds).
+    the category's plan (:func:`closurebench.evaluate.reference.plans.closure_step`), its
+    earlier calls re-run (the tool is deterministic: the same results the conversation
+    holds).
     """
     from closurebench.schema import GritInstance
     from closurebench.tools import run_tool

@@ -1,4 +1,4 @@
-"""The reference agent's tool plans for ClosureBench questions (``--model reader``).
+"""The reference agent on ClosureBench questions (``--model reader``) runs each category's plan.
 
 The agent reads the question with the independent reader
 (:func:`closurebench.surface.closure.reader.read_closure`), then answers it the way a
@@ -9,6 +9,16 @@ results (set differences, counts, means, a branch). It is a fourth route to ever
 ClosureBench answer, independent of the graph core, the Ein program and the NetworkX
 program that made it, so the reference agent scoring 100 % checks the tool and the
 generator against each other.
+
+Which calls to make and how to combine them is the category's own knowledge: its
+:meth:`~closurebench.tasks.closure.base.ClosureTask.plan`, written against the plain
+types of :mod:`closurebench.tasks.closure.plan` (a category sits below the reader and
+the tool and imports neither). This module is the adapter between the two: it reads the
+record into a :class:`~closurebench.tasks.closure.plan.Reading`, asks the category's
+plan for the next step, and encodes the step's
+:class:`~closurebench.tasks.closure.plan.Call` as the tool's JSON call
+(:func:`closure_call`); the tool's results go back to the plan as they are. No table
+here lists the categories: a new category's plan arrives with its module.
 
 :func:`closure_step` is stateless: given the results of the calls made so far it gives
 the next call, or the answer. The last call of every plan is on the question's (first)
@@ -24,18 +34,24 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from closurebench.errors import ConfigError
 from closurebench.graphs import Graph
+from closurebench.tasks.closure import CLOSURE_TASKS
+from closurebench.tasks.closure.plan import Call, Reading
 
 __all__ = ["Step", "closure_call", "closure_step"]
 
 
 @dataclass(frozen=True)
 class Step:
-    """The next move: a tool ``call``, or the final ``answer`` (exactly one is set)."""
+    """The next move: a tool ``call`` (the tool's JSON call), or the final ``answer``.
+
+    Exactly one is set.
+    """
 
     call: dict[str, Any] | None = None
     answer: Any = None
@@ -44,7 +60,13 @@ class Step:
 def closure_call(
     problem_type: str, graph: Graph, names: Sequence[str], **params: Any
 ) -> dict[str, Any]:
-    """A tool call on ``graph`` with nodes named ``names`` (every node a key, listed order)."""
+    """A tool call on ``graph`` with nodes named ``names`` (every node a key, listed order).
+
+    Example:
+        >>> call = closure_call("descendants", Graph(2, ((0, 1),)), ["a", "b"], node="a")
+        >>> call["graph"]["data"], call["parameters"]
+        ({'a': {'b': 1}, 'b': {}}, {'node': 'a'})
+    """
     data: dict[str, dict[str, int]] = {name: {} for name in names}
     for u, v in graph.edges:
         data[names[u]][names[v]] = 1
@@ -60,281 +82,16 @@ def closure_call(
     }
 
 
-class _Plan:
-    """One question's plan: read once, then ask the tool step by step."""
-
-    def __init__(self, record: Any) -> None:
-        from closurebench.surface.closure.reader import read_closure
-
-        self.s = read_closure(str(record.question), str(record.category))
-        self.names = [str(x) for x in record.labels]
-        self.anchors = dict(self.s.anchors)
-
-    def name(self, key: str) -> str:
-        return self.names[self.anchors[key]]
-
-    def on(self, problem_type: str, graph: Graph | None = None, **params: Any) -> Step:
-        return Step(call=closure_call(problem_type, graph or self.s.graph, self.names, **params))
-
-    def ordered(self, items: set[str]) -> list[str]:
-        return [x for x in self.names if x in items]
-
-
-def _degrees(result: Any) -> dict[str, int]:
-    return {str(k): int(v) for k, v in result.value.items()}
-
-
-def _mean(values: Sequence[int]) -> float:
-    return round(sum(values) / len(values), 6) if values else 0.0
-
-
-# Each plan: (plan, results so far) -> the next Step. ``r[i].value`` is call i's value.
-PlanFn = Callable[[_Plan, Sequence[Any]], Step]
-
-
-def _triangle_count(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("triangle_count") if not r else Step(answer=r[0].value)
-
-
-def _reachability(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("reachability", start=p.name("X"), end=p.name("Y"))
-    return Step(answer=bool(r[0].value))
-
-
-def _negative_reach(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("descendants", node=p.name("X"))
-    return Step(answer=p.ordered(set(p.names) - set(r[0].value) - {p.name("X")}))
-
-
-def _degree_count(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("out_degree", node=p.name("X")) if not r else Step(answer=int(r[0].value))
-
-
-def _max_degree(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("out_degree") if not r else Step(answer=r[0].details["argmax"][0])
-
-
-def _scc_same(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("scc", node=p.name("X"))
-    return Step(answer=p.name("Y") in r[0].value)
-
-
-def _two_desc(p: _Plan, r: Sequence[Any]) -> Step | None:
-    if len(r) < 2:
-        return p.on("descendants", node=p.name("Y" if r else "X"))
-    return None
-
-
-def _set_intersect(p: _Plan, r: Sequence[Any]) -> Step:
-    step = _two_desc(p, r)
-    if step is not None:
-        return step
-    both = set(r[0].value) & set(r[1].value) - {p.name("X"), p.name("Y")}
-    return Step(answer=p.ordered(both))
-
-
-def _set_difference(p: _Plan, r: Sequence[Any]) -> Step:
-    step = _two_desc(p, r)
-    if step is not None:
-        return step
-    only = set(r[0].value) - set(r[1].value) - {p.name("X"), p.name("Y")}
-    return Step(answer=p.ordered(only))
-
-
-def _intersect_then_size(p: _Plan, r: Sequence[Any]) -> Step:
-    step = _set_intersect(p, r)
-    return step if step.call is not None else Step(answer=len(step.answer))
-
-
-def _ancestor(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("ancestors", node=p.name("X")) if not r else Step(answer=list(r[0].value))
-
-
-def _sibling(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("predecessors", node=p.name("X"))
-    if not r[0].value:
-        return Step(answer=[])
-    if len(r) == 1:
-        return p.on("successors", node=list(r[0].value))
-    return Step(answer=p.ordered(set(r[1].value) - {p.name("X")}))
-
-
-def _cousin(p: _Plan, r: Sequence[Any]) -> Step:
-    # parents P, grandparents G, their children C, grandchildren GC, minus X's parents' children
-    order = ("predecessors", "predecessors", "successors", "successors")
-    if len(r) < 4:
-        if r and not r[-1].value:
-            return Step(answer=[])
-        node = p.name("X") if not r else list(r[-1].value)
-        return p.on(order[len(r)], node=node)
-    if len(r) == 4:
-        return p.on("successors", node=list(r[0].value))  # X and X's siblings
-    return Step(answer=p.ordered(set(r[3].value) - set(r[4].value) - {p.name("X")}))
-
-
-def _reach_then_count(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("descendants", node=p.name("X")) if not r else Step(answer=len(r[0].value))
-
-
-def _reach_then_filter(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("descendants", node=p.name("X"))
-    if len(r) == 1:
-        return p.on("out_degree")
-    deg = _degrees(r[1])
-    return Step(answer=[v for v in r[0].value if deg[v] >= p.anchors["k"]])
-
-
-def _kinship_chain(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("successors", node=p.name("X"))
-    if not r[0].value:
-        return Step(answer=[])
-    if len(r) == 1:
-        return p.on("successors", node=list(r[0].value))
-    return Step(answer=list(r[1].value))
-
-
-def _triangle_in_subgraph(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("descendants", node=p.name("X"))
-    if len(r) == 1:
-        return p.on("triangle_count", within=[p.name("X"), *r[0].value])
-    return Step(answer=r[1].value)
-
-
-def _path_and_compare(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("reachability", start=p.name("X"), end=p.name("Y"))
-    if len(r) < 3:
-        return p.on("descendants", node=p.name("X" if len(r) == 1 else "Y"))
-    return Step(answer=bool(r[0].value) and len(r[1].value) > len(r[2].value))
-
-
-def _scc_then_count(p: _Plan, r: Sequence[Any]) -> Step:
-    return p.on("scc", node=p.name("X")) if not r else Step(answer=len(r[0].value))
-
-
-def _degree_then_reach(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("out_degree")
-    if len(r) == 1:
-        return p.on("reachability", start=r[0].details["argmax"][0], end=p.name("X"))
-    return Step(answer=bool(r[1].value))
-
-
-def _multi_query(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("reachability", start=p.name("X"), end=p.name("Y"))
-    if len(r) == 1:
-        return p.on("out_degree", node=p.name("X"))
-    return Step(answer={"reachable": bool(r[0].value), "degree": int(r[1].value)})
-
-
-def _conditional(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("reachability", start=p.name("X"), end=p.name("Y"))
-    if not r[0].value:
-        return Step(answer=-1)
-    if len(r) == 1:
-        return p.on("descendants", node=p.name("X"))
-    return Step(answer=len(r[1].value))
-
-
-def _aggregate_over_set(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("descendants", node=p.name("X"))
-    if len(r) == 1:
-        return p.on("out_degree")
-    deg = _degrees(r[1])
-    return Step(answer=_mean([deg[v] for v in r[0].value]))
-
-
-def _kinship_complex(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("ancestors", node=p.name("X"))
-    if len(r) == 1:
-        if not r[0].value:  # X is the oldest of its lineage
-            return p.on("descendants", node=p.name("X"))
-        return p.on("in_degree")
-    if len(r) == 2 and r[0].value:
-        indeg = _degrees(r[1])
-        roots = [a for a in r[0].value if indeg[a] == 0]
-        return p.on("descendants", node=roots[0])
-    return Step(answer=1 + len(r[-1].value))
-
-
-def _graph_comparison(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:  # the second graph first: the last call is on the question's first graph
-        return p.on("descendants", p.s.graph2, node=p.name("X"))
-    if len(r) == 1:
-        return p.on("descendants", node=p.name("X"))
-    return Step(answer=len(set(r[0].value) - set(r[1].value)))
-
-
-def _chain_of_filters(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("descendants", node=p.name("X"))
-    if len(r) == 1:
-        return p.on("ancestors", node=p.name("Y"))
-    if len(r) == 2:
-        return p.on("out_degree")
-    deg = _degrees(r[2])
-    reach_y = set(r[1].value)
-    keep = {
-        v
-        for v in r[0].value
-        if deg[v] >= p.anchors["k"] and v in reach_y and v not in (p.name("X"), p.name("Y"))
-    }
-    return Step(answer=p.ordered(keep))
-
-
-def _mixed_domain(p: _Plan, r: Sequence[Any]) -> Step:
-    if not r:
-        return p.on("scc", node=p.name("X"))
-    if len(r) == 1:
-        return p.on("out_degree")
-    deg = _degrees(r[1])
-    return Step(answer=_mean([deg[v] for v in r[0].value]))
-
-
-#: The plan of every ClosureBench category.
-PLANS: dict[str, PlanFn] = {
-    "triangle_count": _triangle_count,
-    "reachability": _reachability,
-    "negative_reach": _negative_reach,
-    "degree_count": _degree_count,
-    "max_degree": _max_degree,
-    "scc_same": _scc_same,
-    "set_intersect": _set_intersect,
-    "set_difference": _set_difference,
-    "ancestor": _ancestor,
-    "sibling": _sibling,
-    "cousin": _cousin,
-    "reach_then_count": _reach_then_count,
-    "reach_then_filter": _reach_then_filter,
-    "kinship_chain": _kinship_chain,
-    "triangle_in_subgraph": _triangle_in_subgraph,
-    "path_and_compare": _path_and_compare,
-    "scc_then_count": _scc_then_count,
-    "degree_then_reach": _degree_then_reach,
-    "intersect_then_size": _intersect_then_size,
-    "multi_query": _multi_query,
-    "conditional": _conditional,
-    "aggregate_over_set": _aggregate_over_set,
-    "kinship_complex": _kinship_complex,
-    "graph_comparison": _graph_comparison,
-    "chain_of_filters": _chain_of_filters,
-    "mixed_domain": _mixed_domain,
-}
+def _encode(q: Reading, call: Call, category: str) -> dict[str, Any]:
+    """The tool's JSON call for a plan's ``call`` on the graph ``q`` read."""
+    graph = q.structure.graph2 if call.second else q.structure.graph
+    if graph is None:
+        raise ConfigError(f"{category}: the plan asks about a second graph the question lacks")
+    return closure_call(call.problem_type, graph, q.names, **call.params)
 
 
 def closure_step(record: Any, results: Sequence[Any]) -> Step:
-    """The reference agent's next step on a ClosureBench ``record``.
+    """The reference agent's next step on a ClosureBench ``record``: its category's plan.
 
     Args:
         record: The instance (its question, category and labels are read).
@@ -342,5 +99,17 @@ def closure_step(record: Any, results: Sequence[Any]) -> Step:
 
     Returns:
         The next tool call, or the answer.
+
+    Raises:
+        ReadError: if the question cannot be read as its category's
+            (:class:`~closurebench.surface.closure.reader.ReadError`).
+        ConfigError: if the category defines no plan.
     """
-    return PLANS[str(record.category)](_Plan(record), results)
+    from closurebench.surface.closure.reader import read_closure
+
+    category = str(record.category)
+    q = Reading(read_closure(str(record.question), category), tuple(str(x) for x in record.labels))
+    step = CLOSURE_TASKS[category].plan(q, results)
+    if step.call is None:
+        return Step(answer=step.answer)
+    return Step(call=_encode(q, step.call, category))

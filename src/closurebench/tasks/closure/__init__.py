@@ -3,8 +3,9 @@
 ``CLOSURE_TASKS`` maps each category name to its :class:`ClosureTask` instance, in
 the spec's order: the 11 atomic (L1), 8 chain (L2) and 7 composition (L3) categories.
 Each category's facts (result type, ambiguity class, anchors, query template, flags,
-alternative-answer rule) live on its class in one module; adding a category is that
-module plus one line in its level's tuple. :class:`ClosureStructure` lives in
+alternative-answer rule), its programs and its reference agent's plan
+(:meth:`ClosureTask.plan`) live on its class in one module; adding a category is that
+module plus one line in its level's tuple (and its tests). :class:`ClosureStructure` lives in
 :mod:`closurebench.structures.closure` and is re-exported here.
 
 Example:

@@ -14,6 +14,14 @@ reference answer by three independent routes:
 :func:`verify` runs all three and raises :class:`~closurebench.errors.VerificationError`
 naming the instance unless they agree. :func:`sample_verified` draws with bounded
 resampling (a task raises :class:`~closurebench.errors.Resample` for an ill-posed draw).
+A fourth route is the category's own reference plan, :meth:`ClosureTask.plan`: the
+graph-tool calls the reference agent (``--model reader``) makes on the question it read
+and how it combines their results (:mod:`closurebench.tasks.closure.plan`).
+
+:meth:`ClosureTask.sample` has a default, the draw most categories share: a graph of
+:func:`~closurebench.tasks.closure.sampling.reach_digraph` and every anchor a distinct
+node. A category that needs more (an answer to be non-empty, a threshold ``k``, a
+family, an undirected graph) overrides it.
 
 Answers are held in node ids, canonically typed per result type (:func:`normalize`):
 ``boolean`` → ``bool``; ``integer`` → ``int``; ``float`` → ``float`` rounded to 2
@@ -58,6 +66,8 @@ from closurebench.graphs import Graph
 from closurebench.schema.enums import Ambiguity, ResultType
 from closurebench.seeding import SeedPart, rng
 from closurebench.structures.closure import ClosureStructure
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
+from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 __all__ = [
     "RESULT_TYPES",
@@ -297,12 +307,14 @@ def run_python(program: str) -> Any:
 class ClosureTask(ABC):
     """One ClosureBench category: every fact about it lives on its class.
 
-    Class attributes describe the category; subclasses implement sampling, the
-    graph-core solver, the two programs, and reading Ein's output. The surface
-    (:mod:`closurebench.surface.closure`) renders and reads questions from these
-    attributes alone, and the generator writes ``result_type`` and ``ambiguity`` into
-    every record, where lenient scoring reads them; nothing else keeps a per-category
-    table.
+    Class attributes describe the category; subclasses implement the graph-core
+    solver, the two programs and the reference agent's plan (:meth:`plan`), and, where
+    the shared draw does not fit, sampling (:meth:`sample`) and reading Ein's output.
+    The surface (:mod:`closurebench.surface.closure`) renders and reads questions from
+    these attributes alone, the generator writes ``result_type`` and ``ambiguity`` into
+    every record, where lenient scoring reads them, and the reference agent
+    (:mod:`closurebench.evaluate.reference.plans`) runs :meth:`plan`; nothing else keeps
+    a per-category table.
 
     Attributes:
         name: Category name (``docs/categories.md``).
@@ -350,9 +362,33 @@ class ClosureTask(ABC):
     compound_keys: ClassVar[Mapping[str, ResultType] | None] = None
     min_n: ClassVar[int] = 4
 
-    @abstractmethod
     def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        """Draw a structure; raise :class:`~closurebench.errors.Resample` if ill-posed."""
+        """Draw a structure; raise :class:`~closurebench.errors.Resample` if ill-posed.
+
+        The default is the draw most categories share: a
+        :func:`~closurebench.tasks.closure.sampling.reach_digraph` graph, then the
+        anchors (:attr:`anchor_names`, in that order) as distinct nodes drawn uniformly.
+        A category whose question is not well posed on every such draw, or whose
+        anchors include a number (``k``), overrides it.
+
+        Raises:
+            ConfigError: if :attr:`anchor_names` includes ``k`` (the default draws nodes).
+
+        Example:
+            >>> from closurebench.seeding import rng
+            >>> from closurebench.tasks.closure import CLOSURE_TASKS
+            >>> s = CLOSURE_TASKS["path_and_compare"].sample(rng(0, "doc"), 5, 0.4)
+            >>> [k for k, _ in s.anchors], s.anchor("X") != s.anchor("Y")
+            (['X', 'Y'], True)
+        """
+        if "k" in self.anchor_names:
+            raise ConfigError(
+                f"{self.name}: the default sample draws node anchors only; a category with "
+                "the threshold k overrides ClosureTask.sample"
+            )
+        graph = reach_digraph(g, n, density)
+        nodes = distinct_nodes(g, n, len(self.anchor_names))
+        return ClosureStructure(self.name, graph, tuple(zip(self.anchor_names, nodes, strict=True)))
 
     @abstractmethod
     def solve(self, s: ClosureStructure) -> Answer:
@@ -373,6 +409,41 @@ class ClosureTask(ABC):
     @abstractmethod
     def python_program(self, s: ClosureStructure) -> str:
         """Python + NetworkX source printing the answer (ids) as one JSON value."""
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """The reference agent's next step on a question of this category (``--model reader``).
+
+        Stateless: given what the agent read and the results of the calls it made so far,
+        the next graph-tool call or the final answer in labels
+        (:mod:`closurebench.tasks.closure.plan`). Every graph fact must come from a tool
+        call; the plan only combines the results (set operations, counts, means, a
+        branch). The last call is on the question's first graph, so the structure
+        metrics judge the graph the agent read. Each category defines its plan here, and
+        :mod:`closurebench.evaluate.reference.plans` runs it for every category: a fourth
+        route to the reference answer.
+
+        Args:
+            q: The question as the agent read it (structure, labels).
+            r: The result of each call made so far (``r[i]`` answers the ``i``-th call).
+
+        Returns:
+            The next :class:`~closurebench.tasks.closure.plan.Step`.
+
+        Raises:
+            ConfigError: for a category that defines no plan (the reader agent cannot
+                answer it).
+
+        Example:
+            >>> from closurebench.tasks.closure import CLOSURE_TASKS
+            >>> from closurebench.graphs import Graph
+            >>> s = ClosureStructure("reach_then_count", Graph(3, ((0, 1),)), (("X", 0),))
+            >>> CLOSURE_TASKS["reach_then_count"].plan(Reading(s, ("a", "b", "c")), []).call
+            Call(problem_type='descendants', params={'node': 'a'}, second=False)
+        """
+        raise ConfigError(
+            f"{self.name}: the category defines no reference plan (ClosureTask.plan), so "
+            "the reader agent cannot answer it"
+        )
 
     def question_template(self, conventions: str = "explicit") -> str:
         """The query template under a wording of :data:`WORDINGS`.

@@ -8,6 +8,7 @@ among its own line, ``answer ∪ {X}``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -21,6 +22,7 @@ from closurebench.tasks.closure.base import (
     python_graph,
 )
 from closurebench.tasks.closure.kinship import sample_kinship
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 def ancestors(graph: Graph, x: int) -> set[int]:
@@ -77,3 +79,7 @@ class Ancestor(AnchorExcludedSetTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             f"print(json.dumps(sorted(nx.ancestors(G, {x}))))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """One ``ancestors`` call at X."""
+        return q.on("ancestors", node=q.name("X")) if not r else Step(answer=list(r[0].value))

@@ -11,6 +11,7 @@ grandchildren, ``answer ∪ {X}`` (siblings stay excluded: the question says "no
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -27,6 +28,7 @@ from closurebench.tasks.closure.base import (
 )
 from closurebench.tasks.closure.kinship import children, parents, sample_kinship
 from closurebench.tasks.closure.l1.sibling import siblings
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 def cousins(graph: Graph, x: int) -> set[int]:
@@ -97,3 +99,16 @@ class Cousin(AnchorExcludedSetTask):
             "kin = {c for g in grand for p in G.successors(g) for c in G.successors(p)}\n"
             f"print(json.dumps(sorted(kin - sibs - {{{x}}})))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """Parents, grandparents, their children, grandchildren, less X and siblings."""
+        # parents P, grandparents G, their children C, grandchildren GC, minus X's parents' children
+        order = ("predecessors", "predecessors", "successors", "successors")
+        if len(r) < 4:
+            if r and not r[-1].value:
+                return Step(answer=[])
+            node = q.name("X") if not r else list(r[-1].value)
+            return q.on(order[len(r)], node=node)
+        if len(r) == 4:
+            return q.on("successors", node=list(r[0].value))  # X and X's siblings
+        return Step(answer=q.ordered(set(r[3].value) - set(r[4].value) - {q.name("X")}))

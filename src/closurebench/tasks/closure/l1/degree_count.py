@@ -6,6 +6,7 @@ valid (an out-degree of 0 is a legitimate answer). No ambiguity class.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -19,6 +20,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import digraph, distinct_nodes
 
 
@@ -63,3 +65,7 @@ class DegreeCount(ClosureTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             f"print(json.dumps(G.out_degree({x})))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """One ``out_degree`` call at X."""
+        return q.on("out_degree", node=q.name("X")) if not r else Step(answer=int(r[0].value))

@@ -7,6 +7,7 @@ No anchors; no ambiguity class.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -21,6 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import digraph
 
 
@@ -64,3 +66,7 @@ class MaxDegree(ClosureTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             "print(json.dumps(max(G.nodes, key=lambda v: G.out_degree(v))))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """One all-nodes ``out_degree`` call; its ``argmax``."""
+        return q.on("out_degree") if not r else Step(answer=r[0].details["argmax"][0])

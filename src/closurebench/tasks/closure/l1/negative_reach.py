@@ -13,6 +13,7 @@ when reaching means a path of length >= 1 and X lies on no cycle): ``answer ∪ 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -25,6 +26,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import draw, reach_digraph
 
 
@@ -68,3 +70,9 @@ class NegativeReach(AnchorExcludedSetTask):
             f"answer = set(G.nodes) - nx.descendants(G, {x}) - {{{x}}}\n"
             "print(json.dumps(sorted(answer)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X; the answer is every other node but X."""
+        if not r:
+            return q.on("descendants", node=q.name("X"))
+        return Step(answer=q.ordered(set(q.names) - set(r[0].value) - {q.name("X")}))

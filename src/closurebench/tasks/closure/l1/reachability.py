@@ -8,6 +8,7 @@ those it does not (``V \\ reach(X)``); an empty pool resamples. No ambiguity cla
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
@@ -71,3 +73,9 @@ class Reachability(ClosureTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             f"print(json.dumps(nx.has_path(G, {x}, {y})))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """One ``reachability`` call from X to Y."""
+        if not r:
+            return q.on("reachability", start=q.name("X"), end=q.name("Y"))
+        return Step(answer=bool(r[0].value))

@@ -9,6 +9,7 @@ No ambiguity class.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -23,6 +24,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import reach_digraph
 
 
@@ -80,3 +82,9 @@ class SccSame(ClosureTask):
             f"answer = any({{{x}, {y}}} <= c for c in nx.strongly_connected_components(G))\n"
             "print(json.dumps(answer))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's ``scc``; whether Y is in it."""
+        if not r:
+            return q.on("scc", node=q.name("X"))
+        return Step(answer=q.name("Y") in r[0].value)

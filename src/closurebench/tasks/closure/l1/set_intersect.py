@@ -12,6 +12,7 @@ itself, ``reach(X) ∩ reach(Y)`` (it adds X when Y reaches X, and Y when X reac
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -26,6 +27,7 @@ from closurebench.tasks.closure.base import (
     not_node,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import desc_matrix, draw, reach_digraph
 
 
@@ -104,3 +106,10 @@ class SetIntersect(SetTask):
             f"answer = (nx.descendants(G, {x}) & nx.descendants(G, {y})) - {{{x}, {y}}}\n"
             "print(json.dumps(sorted(answer)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, then of Y; their intersection without X and Y."""
+        if len(r) < 2:
+            return q.on("descendants", node=q.name("Y" if r else "X"))
+        both = set(r[0].value) & set(r[1].value) - {q.name("X"), q.name("Y")}
+        return Step(answer=q.ordered(both))

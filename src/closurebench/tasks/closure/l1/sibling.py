@@ -8,6 +8,7 @@ counts X among the children of its parents, ``answer ∪ {X}``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     python_graph,
 )
 from closurebench.tasks.closure.kinship import children, parents, sample_kinship
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 def siblings(graph: Graph, x: int) -> set[int]:
@@ -78,3 +80,13 @@ class Sibling(AnchorExcludedSetTask):
             f"answer = {{c for p in G.predecessors({x}) for c in G.successors(p)}} - {{{x}}}\n"
             "print(json.dumps(sorted(answer)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's parents (``predecessors``), then their children less X."""
+        if not r:
+            return q.on("predecessors", node=q.name("X"))
+        if not r[0].value:
+            return Step(answer=[])
+        if len(r) == 1:
+            return q.on("successors", node=list(r[0].value))
+        return Step(answer=q.ordered(set(r[1].value) - {q.name("X")}))

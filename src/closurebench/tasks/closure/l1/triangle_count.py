@@ -7,6 +7,7 @@ at least 1. No anchors; no ambiguity class (no source to include or exclude).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -20,6 +21,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class TriangleCount(ClosureTask):
@@ -62,3 +64,7 @@ class TriangleCount(ClosureTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             "print(json.dumps(sum(nx.triangles(G).values()) // 3))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """One ``triangle_count`` call."""
+        return q.on("triangle_count") if not r else Step(answer=r[0].value)

@@ -8,6 +8,7 @@ through ``want``. Not ambiguous.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import reach_digraph
 
 
@@ -83,3 +85,11 @@ class DegreeThenReach(ClosureTask):
             "hub = max(G.nodes, key=G.out_degree)\n"
             f"print(json.dumps(nx.has_path(G, hub, {x})))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """Every ``out_degree`` (its ``argmax`` is the hub), then hub-to-X ``reachability``."""
+        if not r:
+            return q.on("out_degree")
+        if len(r) == 1:
+            return q.on("reachability", start=r[0].details["argmax"][0], end=q.name("X"))
+        return Step(answer=bool(r[1].value))

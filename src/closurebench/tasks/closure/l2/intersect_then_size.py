@@ -8,9 +8,8 @@ strict answer when neither reaches the other).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench.graphs import desc, reach
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -21,7 +20,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class IntersectThenSize(ClosureTask):
@@ -46,11 +45,6 @@ class IntersectThenSize(ClosureTask):
     )
     implicit_template: ClassVar[str | None] = "How many {nouns} can both {X} and {Y} reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "themselves")
-
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        x, y = distinct_nodes(g, n, 2)
-        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 
     def solve(self, s: ClosureStructure) -> Answer:
         x, y = s.anchor("X"), s.anchor("Y")
@@ -77,3 +71,10 @@ class IntersectThenSize(ClosureTask):
             f"common = (nx.descendants(G, {x}) & nx.descendants(G, {y})) - {{{x}, {y}}}\n"
             "print(json.dumps(len(common)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, then of Y; the size of their intersection less X, Y."""
+        if len(r) < 2:
+            return q.on("descendants", node=q.name("Y" if r else "X"))
+        both = set(r[0].value) & set(r[1].value) - {q.name("X"), q.name("Y")}
+        return Step(answer=len(both))

@@ -10,6 +10,7 @@ generations (:func:`~closurebench.tasks.closure.kinship.family`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -23,6 +24,7 @@ from closurebench.tasks.closure.base import (
     python_graph,
 )
 from closurebench.tasks.closure.kinship import children, family
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import draw
 
 
@@ -73,3 +75,13 @@ class KinshipChain(SetTask):
             f"answer = {{g for c in G.successors({x}) for g in G.successors(c)}}\n"
             "print(json.dumps(sorted(answer)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's children (``successors``), then theirs."""
+        if not r:
+            return q.on("successors", node=q.name("X"))
+        if not r[0].value:
+            return Step(answer=[])
+        if len(r) == 1:
+            return q.on("successors", node=list(r[0].value))
+        return Step(answer=list(r[1].value))

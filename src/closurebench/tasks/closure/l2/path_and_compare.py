@@ -6,9 +6,8 @@ split through ``want`` (the default :meth:`~ClosureTask.balance_key`). Not ambig
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench.graphs import desc, has_path
 from closurebench.schema.enums import ResultType
@@ -19,7 +18,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class PathAndCompare(ClosureTask):
@@ -43,11 +42,6 @@ class PathAndCompare(ClosureTask):
     )
     conventions: ClassVar[tuple[str, ...]] = ("strictly more", "do not count the starting")
 
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        x, y = distinct_nodes(g, n, 2)
-        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
-
     def solve(self, s: ClosureStructure) -> Answer:
         x, y = s.anchor("X"), s.anchor("Y")
         return has_path(s.graph, x, y) and int(desc(s.graph, x).sum()) > int(desc(s.graph, y).sum())
@@ -67,3 +61,11 @@ class PathAndCompare(ClosureTask):
             f"more = len(nx.descendants(G, {x})) > len(nx.descendants(G, {y}))\n"
             f"print(json.dumps(nx.has_path(G, {x}, {y}) and more))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``reachability`` X to Y, then ``descendants`` of X and of Y; compare sizes."""
+        if not r:
+            return q.on("reachability", start=q.name("X"), end=q.name("Y"))
+        if len(r) < 3:
+            return q.on("descendants", node=q.name("X" if len(r) == 1 else "Y"))
+        return Step(answer=bool(r[0].value) and len(r[1].value) > len(r[2].value))

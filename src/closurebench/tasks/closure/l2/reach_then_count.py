@@ -6,9 +6,8 @@ counts X itself (``|reach(X)| = |desc(X)| + 1``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench.graphs import desc
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -19,7 +18,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class ReachThenCount(ClosureTask):
@@ -42,11 +41,6 @@ class ReachThenCount(ClosureTask):
     implicit_template: ClassVar[str | None] = "How many {nouns} can {X} reach {path}?"
     conventions: ClassVar[tuple[str, ...]] = ("not counting",)
 
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        (x,) = distinct_nodes(g, n, 1)
-        return ClosureStructure(self.name, graph, (("X", x),))
-
     def solve(self, s: ClosureStructure) -> Answer:
         return int(desc(s.graph, s.anchor("X")).sum())
 
@@ -66,3 +60,7 @@ class ReachThenCount(ClosureTask):
             f"import json\nimport networkx as nx\n{python_graph(s.graph)}\n"
             f"print(json.dumps(len(nx.descendants(G, {x}))))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X; their number."""
+        return q.on("descendants", node=q.name("X")) if not r else Step(answer=len(r[0].value))

@@ -10,6 +10,7 @@ a draw where ``desc(X)`` holds fewer than two distinct out-degrees is resampled.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -23,6 +24,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply, degrees
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
@@ -74,3 +76,12 @@ class ReachThenFilter(SetTask):
             f"answer = sorted(v for v in nx.descendants(G, {x}) if G.out_degree(v) >= {k})\n"
             "print(json.dumps(answer))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, then every ``out_degree``; those of degree >= k."""
+        if not r:
+            return q.on("descendants", node=q.name("X"))
+        if len(r) == 1:
+            return q.on("out_degree")
+        deg = degrees(r[1])
+        return Step(answer=[v for v in r[0].value if deg[v] >= q.anchor("k")])

@@ -6,9 +6,8 @@ question states that X is counted. Any X is well posed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench.graphs import scc_labels
 from closurebench.schema.enums import ResultType
@@ -19,7 +18,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class SccThenCount(ClosureTask):
@@ -43,11 +42,6 @@ class SccThenCount(ClosureTask):
     )
     conventions: ClassVar[tuple[str, ...]] = ("in the count",)
 
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        (x,) = distinct_nodes(g, n, 1)
-        return ClosureStructure(self.name, graph, (("X", x),))
-
     def solve(self, s: ClosureStructure) -> Answer:
         _, labels = scc_labels(s.graph)
         return int((labels == labels[s.anchor("X")]).sum())
@@ -67,3 +61,7 @@ class SccThenCount(ClosureTask):
             f"size = next(len(c) for c in nx.strongly_connected_components(G) if {x} in c)\n"
             "print(json.dumps(size))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's ``scc``; its size."""
+        return q.on("scc", node=q.name("X")) if not r else Step(answer=len(r[0].value))

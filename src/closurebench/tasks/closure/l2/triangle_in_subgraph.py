@@ -9,6 +9,7 @@ of its own component).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import distinct_nodes
 
 
@@ -75,3 +77,11 @@ class TriangleInSubgraph(ClosureTask):
             f"H = G.subgraph(nx.node_connected_component(G, {x}))\n"
             "print(json.dumps(sum(nx.triangles(H).values()) // 3))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, then ``triangle_count`` within X and them."""
+        if not r:
+            return q.on("descendants", node=q.name("X"))
+        if len(r) == 1:
+            return q.on("triangle_count", within=[q.name("X"), *r[0].value])
+        return Step(answer=r[1].value)

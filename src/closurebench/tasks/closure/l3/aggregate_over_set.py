@@ -8,6 +8,7 @@ the set, ``(Σ outdeg[desc(X)] + outdeg(X)) / (|desc(X)| + 1)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply, degrees, mean
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
@@ -84,3 +86,12 @@ class AggregateOverSet(ClosureTask):
             f"d = nx.descendants(G, {x})\n"
             "print(json.dumps(sum(G.out_degree(v) for v in d) / len(d)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, then every ``out_degree``; their mean over the set."""
+        if not r:
+            return q.on("descendants", node=q.name("X"))
+        if len(r) == 1:
+            return q.on("out_degree")
+        deg = degrees(r[1])
+        return Step(answer=mean([deg[v] for v in r[0].value]))

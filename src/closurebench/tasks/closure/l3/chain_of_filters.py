@@ -9,6 +9,7 @@ every candidate has out-degree ≥ 1, and ``k`` is drawn uniformly in
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -22,6 +23,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply, degrees
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
@@ -82,3 +84,20 @@ class ChainOfFilters(SetTask):
             f"cand = (nx.descendants(G, {x}) & nx.ancestors(G, {y})) - {{{x}, {y}}}\n"
             f"print(json.dumps(sorted(v for v in cand if G.out_degree(v) >= {k})))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X, ``ancestors`` of Y, every ``out_degree``; filter."""
+        if not r:
+            return q.on("descendants", node=q.name("X"))
+        if len(r) == 1:
+            return q.on("ancestors", node=q.name("Y"))
+        if len(r) == 2:
+            return q.on("out_degree")
+        deg = degrees(r[2])
+        reach_y = set(r[1].value)
+        keep = {
+            v
+            for v in r[0].value
+            if deg[v] >= q.anchor("k") and v in reach_y and v not in (q.name("X"), q.name("Y"))
+        }
+        return Step(answer=q.ordered(keep))

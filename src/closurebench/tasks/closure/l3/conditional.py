@@ -9,9 +9,8 @@ Ein has no ``if``: ``Result = R*C + (1-R)*(-1)``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench.graphs import desc, has_path
 from closurebench.schema.enums import Ambiguity, ResultType
@@ -22,7 +21,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class Conditional(ClosureTask):
@@ -53,11 +52,6 @@ class Conditional(ClosureTask):
     )
     conventions: ClassVar[tuple[str, ...]] = ("not counting", "answer -1")
 
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        x, y = distinct_nodes(g, n, 2)
-        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
-
     def solve(self, s: ClosureStructure) -> Answer:
         x, y = s.anchor("X"), s.anchor("Y")
         return int(desc(s.graph, x).sum()) if has_path(s.graph, x, y) else -1
@@ -84,3 +78,13 @@ class Conditional(ClosureTask):
             f"    answer = len(nx.descendants(G, {x}))\nelse:\n    answer = -1\n"
             "print(json.dumps(answer))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``reachability`` X to Y; if so, the number of ``descendants`` of X, else -1."""
+        if not r:
+            return q.on("reachability", start=q.name("X"), end=q.name("Y"))
+        if not r[0].value:
+            return Step(answer=-1)
+        if len(r) == 1:
+            return q.on("descendants", node=q.name("X"))
+        return Step(answer=len(r[1].value))

@@ -11,6 +11,7 @@ scorer is meant to forgive.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -25,6 +26,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 FLIP_PROBABILITY = 0.2
@@ -120,3 +122,11 @@ class GraphComparison(ClosureTask):
             f"new = nx.descendants(G2, {x}) - nx.descendants(G, {x})\n"
             "print(json.dumps(len(new)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``descendants`` of X in the second graph, then in the first; the difference."""
+        if not r:  # the second graph first: the last call is on the question's first graph
+            return q.on("descendants", second=True, node=q.name("X"))
+        if len(r) == 1:
+            return q.on("descendants", node=q.name("X"))
+        return Step(answer=len(set(r[0].value) - set(r[1].value)))

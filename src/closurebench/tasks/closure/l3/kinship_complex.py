@@ -13,6 +13,7 @@ alternative leaves the root out (answer - 1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -28,6 +29,7 @@ from closurebench.tasks.closure.base import (
     python_graph,
 )
 from closurebench.tasks.closure.kinship import family
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply, degrees
 from closurebench.tasks.closure.sampling import draw
 
 
@@ -112,3 +114,17 @@ class KinshipComplex(ClosureTask):
             f"root = next(a for a in nx.ancestors(G, {x}) if G.in_degree(a) == 0)\n"
             "print(json.dumps(1 + len(nx.descendants(G, root))))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's ``ancestors``, every ``in_degree`` (the founder), the founder's ``descendants``."""
+        if not r:
+            return q.on("ancestors", node=q.name("X"))
+        if len(r) == 1:
+            if not r[0].value:  # X is the oldest of its lineage
+                return q.on("descendants", node=q.name("X"))
+            return q.on("in_degree")
+        if len(r) == 2 and r[0].value:
+            indeg = degrees(r[1])
+            roots = [a for a in r[0].value if indeg[a] == 0]
+            return q.on("descendants", node=roots[0])
+        return Step(answer=1 + len(r[-1].value))

@@ -7,6 +7,7 @@ a draw where X's group has fewer than 2 members is resampled. Rounded to 2 decim
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 import numpy as np
@@ -21,6 +22,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply, degrees, mean
 from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
 
 
@@ -75,3 +77,12 @@ class MixedDomain(ClosureTask):
             f"group = next(c for c in nx.strongly_connected_components(G) if {x} in c)\n"
             "print(json.dumps(sum(G.out_degree(v) for v in group) / len(group)))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """X's ``scc``, then every ``out_degree``; their mean over the group."""
+        if not r:
+            return q.on("scc", node=q.name("X"))
+        if len(r) == 1:
+            return q.on("out_degree")
+        deg = degrees(r[1])
+        return Step(answer=mean([deg[v] for v in r[0].value]))

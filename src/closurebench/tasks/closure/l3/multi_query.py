@@ -6,10 +6,8 @@ balances the ``reachable`` half (:meth:`MultiQuery.balance_key`). Not ambiguous.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
-
-import numpy as np
 
 from closurebench import ein
 from closurebench.errors import VerificationError
@@ -22,7 +20,7 @@ from closurebench.tasks.closure.base import (
     ein_edges,
     python_graph,
 )
-from closurebench.tasks.closure.sampling import distinct_nodes, reach_digraph
+from closurebench.tasks.closure.plan import Reading, Step, ToolReply
 
 
 class MultiQuery(ClosureTask):
@@ -49,11 +47,6 @@ class MultiQuery(ClosureTask):
         "reachable": ResultType.BOOLEAN,
         "degree": ResultType.INTEGER,
     }
-
-    def sample(self, g: np.random.Generator, n: int, density: float) -> ClosureStructure:
-        graph = reach_digraph(g, n, density)
-        x, y = distinct_nodes(g, n, 2)
-        return ClosureStructure(self.name, graph, (("X", x), ("Y", y)))
 
     def solve(self, s: ClosureStructure) -> Answer:
         x, y = s.anchor("X"), s.anchor("Y")
@@ -83,3 +76,11 @@ class MultiQuery(ClosureTask):
             f'answer = {{"reachable": nx.has_path(G, {x}, {y}), "degree": G.out_degree({x})}}\n'
             "print(json.dumps(answer))\n"
         )
+
+    def plan(self, q: Reading, r: Sequence[ToolReply]) -> Step:
+        """``reachability`` X to Y, then X's ``out_degree``."""
+        if not r:
+            return q.on("reachability", start=q.name("X"), end=q.name("Y"))
+        if len(r) == 1:
+            return q.on("out_degree", node=q.name("X"))
+        return Step(answer={"reachable": bool(r[0].value), "degree": int(r[1].value)})
