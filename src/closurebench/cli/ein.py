@@ -50,8 +50,10 @@ app = typer.Typer(help="Run and check Ein programs.", no_args_is_help=True)
 def _read(file: Path) -> str:
     try:
         return file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:  # an OSError reaches the CLI's handler (exit 5)
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"cannot read {file}: it is not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:  # a missing or unreadable input file is bad input, as for data
+        raise ConfigError(f"cannot read {file}: {exc.strerror or exc}") from None
 
 
 _SIZE = re.compile(r"\s*(\d+)\s*([KMG]i?B?|B)?\s*", re.IGNORECASE)
