@@ -499,6 +499,7 @@ def _formats_page() -> str:
         "closure": "ClosureBench instance (`closurebench schema closure`)",
         "grit": "GRIT instance (`closurebench schema grit`)",
         "result": "Result record (`closurebench schema result`)",
+        "summary": "Run summary (`RUN_DIR/summary.json`, `closurebench schema summary`)",
     }
     for name, title in titles.items():
         body += [*_schema_section(title, schema_for(name)), ""]

@@ -1,10 +1,11 @@
-"""``closurebench schema closure|grit|result|sft|grpo|memorisation|table6|samples``: a schema.
+"""``closurebench schema closure|grit|result|summary|sft|grpo|...``: a record's JSON Schema.
 
 ::
 
     closurebench schema closure            # the ClosureBench instance record
     closurebench schema grit               # the GRIT instance record
     closurebench schema result             # one line of RUN_DIR/results.jsonl
+    closurebench schema summary            # RUN_DIR/summary.json
     closurebench schema sft                # one line of `closurebench export sft`
     closurebench schema grpo               # one line of `closurebench export grpo`
     closurebench schema memorisation       # OUT/memorisation.json of `closurebench memorisation`
@@ -30,7 +31,8 @@ def schema_cmd(
     name: Annotated[
         str,
         typer.Argument(
-            help="Which record: closure, grit, result, sft, grpo, memorisation, table6 or samples."
+            help="Which record: closure, grit, result, summary, sft, grpo, memorisation, table6 "
+            "or samples."
         ),
     ],
     validate: Annotated[
@@ -47,6 +49,7 @@ def schema_cmd(
         parse_memorisation,
         parse_result,
         parse_samples,
+        parse_summary,
         parse_training,
         schema_for,
     )
@@ -70,6 +73,15 @@ def schema_cmd(
         if not validate.is_file():
             raise ClosureBenchError(f"{validate}: no such file")
         parse_samples(validate.read_text(encoding="utf-8"), str(validate))
+        count = 1
+    elif name == "summary":
+        if not validate.is_file():
+            raise ClosureBenchError(f"{validate}: no such file")
+        try:
+            obj = json.loads(validate.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise ClosureBenchError(f"{validate}: malformed JSON ({exc.msg})") from None
+        parse_summary(obj, str(validate))
         count = 1
     elif name in ("sft", "grpo"):
         for lineno, obj in iter_objects(validate, what=f"{name} file"):

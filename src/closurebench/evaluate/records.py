@@ -59,6 +59,7 @@ from closurebench.schema import (
     parse_result,
 )
 from closurebench.schema.results import is_error_result, upgrade_result
+from closurebench.schema.summary import RunSummary
 
 if TYPE_CHECKING:
     from closurebench.scoring.outcome import Score
@@ -443,7 +444,9 @@ def write_summary(path: str | Path, summary: dict[str, Any]) -> Path:
         The path written.
     """
     p = Path(path)
+    # Through the one typed definition: a key of the wrong type is a bug caught here.
+    checked = RunSummary.model_validate(summary).to_json()
     tmp = p.with_suffix(p.suffix + ".tmp")
-    tmp.write_text(json.dumps(summary, sort_keys=True, indent=2) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(checked, sort_keys=True, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, p)
     return p

@@ -68,7 +68,7 @@ from closurebench.report.run import ReportError, Run
 from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
 from closurebench.schema.results import is_error_result
-from closurebench.schema.summary import PROGRAM_ERROR_CLASSES
+from closurebench.schema.summary import PROGRAM_ERROR_CLASSES, parse_summary
 from closurebench.schema.summary import ProgramFigures as ProgramStats
 
 __all__ = [
@@ -321,7 +321,7 @@ def load_run(path: str | Path) -> Run:
     if not results.is_file():
         raise ReportError(f"{results}: not found; pass a run directory written by the runner")
     records: list[dict[str, Any]] = []
-    summary = _json_object(p / "summary.json")
+    summary = _summary(p / "summary.json")
     # The last command's selection, when the folder holds results outside it: the
     # report covers what summary.json covers.
     listed = (summary or {}).get("selected_ids")
@@ -370,6 +370,22 @@ def load_run(path: str | Path) -> Run:
         sandbox,
         identity,
     )
+
+
+def _summary(path: Path) -> dict[str, Any] | None:
+    """``summary.json`` read through its typed definition (``None`` when absent).
+
+    Raises:
+        ReportError: The file is not JSON or not a ``summary.json`` record (the message
+            names the field).
+    """
+    obj = _json_object(path)
+    if obj is None:
+        return None
+    try:
+        return parse_summary(obj, str(path)).to_json()
+    except ClosureBenchError as exc:
+        raise ReportError(str(exc)) from None
 
 
 def _json_object(path: Path) -> dict[str, Any] | None:

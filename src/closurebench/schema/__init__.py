@@ -65,9 +65,12 @@ if TYPE_CHECKING:
     from closurebench.schema.summary import (
         AgentFigures,
         ProgramFigures,
+        RunSummary,
         StructureFigures,
         SuiteFigures,
         SummaryFigures,
+        parse_summary,
+        summary_schema,
     )
     from closurebench.schema.training import (
         ChatMessage,
@@ -100,7 +103,16 @@ _LAZY: dict[str, str] = {
         "closurebench.schema.results",
     ),
     **dict.fromkeys(
-        ("AgentFigures", "ProgramFigures", "StructureFigures", "SuiteFigures", "SummaryFigures"),
+        (
+            "AgentFigures",
+            "ProgramFigures",
+            "RunSummary",
+            "StructureFigures",
+            "SuiteFigures",
+            "SummaryFigures",
+            "parse_summary",
+            "summary_schema",
+        ),
         "closurebench.schema.summary",
     ),
     **dict.fromkeys(
@@ -154,6 +166,7 @@ __all__ = [
     "RepeatedSampling",
     "ResultRecord",
     "ResultType",
+    "RunSummary",
     "ScoringMode",
     "Seeds",
     "SftRecord",
@@ -170,15 +183,27 @@ __all__ = [
     "parse_memorisation",
     "parse_result",
     "parse_samples",
+    "parse_summary",
     "parse_training",
     "result_schema",
     "samples_schema",
     "schema_for",
+    "summary_schema",
     "training_schema",
 ]
 
 #: The published schemas, by the name ``closurebench schema NAME`` takes.
-SCHEMAS = ("closure", "grit", "result", "sft", "grpo", "memorisation", "table6", "samples")
+SCHEMAS = (
+    "closure",
+    "grit",
+    "result",
+    "summary",
+    "sft",
+    "grpo",
+    "memorisation",
+    "table6",
+    "samples",
+)
 
 
 def schema_for(name: str) -> dict[str, Any]:
@@ -211,4 +236,8 @@ def schema_for(name: str) -> dict[str, Any]:
         from closurebench.schema.samples import samples_schema
 
         return samples_schema()
+    if name == "summary":
+        from closurebench.schema.summary import summary_schema
+
+        return summary_schema()
     raise ValueError(f"unknown schema {name!r}; choose one of {', '.join(SCHEMAS)}")

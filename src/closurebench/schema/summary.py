@@ -23,19 +23,28 @@ Example:
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from closurebench.errors import ClosureBenchError
 
 __all__ = [
     "PROGRAM_ERROR_CLASSES",
     "AgentFigures",
+    "HarnessDeathCounts",
+    "LatencyStats",
     "ProgramErrorClass",
     "ProgramFigures",
+    "RunSummary",
     "StructureFigures",
     "SuiteFigures",
+    "SummaryCounts",
     "SummaryFigures",
+    "TokenTotals",
     "figures_schema",
+    "parse_summary",
+    "summary_schema",
 ]
 
 #: The ClosureBench paper's §4.5 classes of a wrong program answer.
@@ -147,5 +156,164 @@ def figures_schema() -> dict[str, object]:
         ['closure', 'grit']
     """
     schema: dict[str, object] = SummaryFigures.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return schema
+
+
+class _Part(BaseModel):
+    # Later versions may add keys: a reader keeps the ones it does not know.
+    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+
+
+class SummaryCounts(_Part):
+    """How many results the summary covers."""
+
+    total: int = Field(0, ge=0)
+    """Results of the selected instances (answered and in error)."""
+    answered: int = Field(0, ge=0)
+    """Results with a model response: the accuracies' denominator."""
+    errors: int = Field(0, ge=0)
+    """Results that ended in error (a failed request; no model response)."""
+    selected: int | None = Field(None, ge=0)
+    """Instances the last command selected (absent in a summary of results alone)."""
+    outside_selection: int | None = Field(None, ge=0)
+    """Results in the folder outside that selection (absent when there are none)."""
+
+
+class TokenTotals(_Part):
+    """Token usage as the servers reported it."""
+
+    prompt_total: int = 0
+    """Prompt tokens over all results."""
+    completion_total: int = 0
+    """Generated tokens over all results (reasoning tokens included)."""
+    prompt_mean: float | None = None
+    """Prompt tokens per answered result."""
+    completion_mean: float | None = None
+    """Generated tokens per answered result."""
+    per_correct_strict: float | None = None
+    """Generated tokens per strictly correct answer (the paper's cost measure)."""
+    per_correct_lenient: float | None = None
+    """Generated tokens per leniently correct answer."""
+    reasoning_total: int = 0
+    """Reasoning tokens the servers reported (part of the generated tokens)."""
+    reasoning_reported: int = 0
+    """Results whose server reported reasoning tokens."""
+    reasoning_mean: float | None = None
+    """Reasoning tokens per such result."""
+
+
+class LatencyStats(_Part):
+    """Seconds per answered result."""
+
+    mean: float | None = None
+    """Mean latency."""
+    p90: float | None = None
+    """90th percentile latency."""
+
+
+class HarnessDeathCounts(_Part):
+    """Results whose reply a harness process died while handling."""
+
+    recorded_wrong: int = 0
+    """Given up after too many deaths and answered ``wrong`` (in every denominator)."""
+    survived: int = 0
+    """Handled again and finished."""
+    examples: list[str] = Field(default_factory=list)
+    """Up to three ids of the results recorded wrong."""
+
+
+class RunSummary(_Part):
+    """``RUN_DIR/summary.json``: one run's counts, accuracies, usage and mode figures.
+
+    Written by :func:`closurebench.evaluate.records.write_summary` and read by the report
+    through :func:`parse_summary`, both through this model. A mode adds the facts of how
+    it ran (``sandbox``, ``agent``, ``endpoints``, ...) as further top-level keys.
+    """
+
+    counts: SummaryCounts = Field(default_factory=SummaryCounts)
+    """How many results the summary covers."""
+    complete: bool = False
+    """Every selected instance has a model result and the run was not stopped early."""
+    error_examples: list[str] = Field(default_factory=list)
+    """Up to three distinct error messages of the results in error."""
+    strict_accuracy: float | None = None
+    """Strictly correct / answered (null: nothing answered)."""
+    lenient_accuracy: float | None = None
+    """Leniently correct (the paper's Algorithm 1) / answered."""
+    strict_correct: int = 0
+    """Strictly correct answers."""
+    lenient_correct: int = 0
+    """Leniently correct answers."""
+    outcomes: dict[str, int] = Field(default_factory=dict)
+    """Results per outcome class (``error`` included)."""
+    tokens: TokenTotals = Field(default_factory=TokenTotals)
+    """Token usage."""
+    latency_s: LatencyStats = Field(default_factory=LatencyStats)
+    """Latency of the answered results."""
+    harness_deaths: HarnessDeathCounts = Field(default_factory=HarnessDeathCounts)
+    """Results a harness process died on."""
+    mode: str | None = None
+    """The prompting mode of the results."""
+    settings: dict[str, Any] | None = None
+    """The generation settings of the first result."""
+    suites: list[str] = Field(default_factory=list)
+    """The suites the results belong to."""
+    figures: SummaryFigures | None = None
+    """The mode figures per suite (null: unreadable; ``figures_error`` says why)."""
+    figures_error: str | None = None
+    """Why ``figures`` is null, when it could not be computed."""
+    selected_ids: list[str] | None = None
+    """The last command's selection, when the folder holds results outside it."""
+    aborted: str | None = None
+    """Why the run stopped early (null: it did not)."""
+    run: dict[str, int] | None = None
+    """The run's counters (requests, retries, cache hits, ...)."""
+    adaptations: list[dict[str, Any]] | None = None
+    """Settings changes a server's refusals caused."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form: the keys that were set, in the model's types."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+
+def parse_summary(obj: object, where: str) -> RunSummary:
+    """Validate a ``summary.json`` object (parsed JSON).
+
+    Raises:
+        ClosureBenchError: Not a ``summary.json`` record (the message names the field).
+
+    Example:
+        >>> s = parse_summary({"counts": {"total": 2, "answered": 2, "errors": 0},
+        ...                    "strict_accuracy": 0.5, "sandbox": {"warm": True}}, "s.json")
+        >>> s.counts.answered, s.strict_accuracy, s.model_extra
+        (2, 0.5, {'sandbox': {'warm': True}})
+        >>> s.to_json()["counts"]  # the keys that were given, and only those
+        {'total': 2, 'answered': 2, 'errors': 0}
+        >>> try:
+        ...     parse_summary({"counts": {"total": -1}}, "run/summary.json")
+        ... except ClosureBenchError as exc:
+        ...     print(exc)
+        run/summary.json: not a summary.json record: counts.total: Input should be greater than or equal to 0
+    """  # noqa: E501
+    try:
+        return RunSummary.model_validate(obj)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
+        raise ClosureBenchError(
+            f"{where}: not a summary.json record: {loc}: {err['msg']}"
+        ) from None
+
+
+def summary_schema() -> dict[str, object]:
+    """The JSON Schema of ``summary.json``.
+
+    Example:
+        >>> schema = summary_schema()
+        >>> schema["additionalProperties"], "counts" in schema["properties"]
+        (True, True)
+    """
+    schema: dict[str, object] = RunSummary.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return schema
