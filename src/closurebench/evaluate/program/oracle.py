@@ -10,9 +10,10 @@ extraction, sandbox, conversion, graph-reading check, scoring — and must reach
   final ``print`` re-written to print the answer over labels (a set as the sorted list
   of its labels, one node as its label).
 * Python (GRIT; its records carry no program): a NetworkX program that builds the
-  view's graph over its names (with weights), computes a path cost between two nodes
-  (shortest path) with NetworkX, and prints the certified answer of the other tasks
-  (an exact solver for the NP-hard ones is not what a model would write).
+  view's graph over its names (with weights) and prints the task's own NetworkX
+  expression of the answer (:meth:`~closurebench.tasks.grit.GritTask.networkx_answer`:
+  shortest path's path cost), or the certified answer where the task has none (an exact
+  solver for the NP-hard ones is not what a model would write).
 
 Example:
     >>> from closurebench.generate.closure import ClosureConfig, generate_records
@@ -71,13 +72,11 @@ def _grit_python(record: GritInstance) -> str:
         f"G.add_nodes_from({json.dumps(names, ensure_ascii=False)})",
         f"G.add_weighted_edges_from({json.dumps(edges, ensure_ascii=False)})",
     ]
-    params = {k: v for k, v in record.params.items() if isinstance(v, int)}
-    if {"source", "target"} <= set(params) and isinstance(record.answer, int | float):
-        # a path cost between two nodes (shortest path): computed as a model would
-        s, t = names[params["source"]], names[params["target"]]
-        lines.append(
-            f'print(nx.shortest_path_length(G, {json.dumps(s)}, {json.dumps(t)}, weight="weight"))'
-        )
+    from closurebench.tasks.grit import get
+
+    expression = get(str(record.task)).networkx_answer(names, dict(record.params))
+    if expression is not None:  # the answer computed as a model would
+        lines.append(f"print({expression})")
     else:
         lines.append(f"print(json.dumps({json.dumps(record.answer, ensure_ascii=False)}))")
     return "\n".join(lines) + "\n"

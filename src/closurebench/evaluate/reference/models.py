@@ -84,6 +84,10 @@ def _oracle_program(record: AnyInstance, mode: Mode, messages: list[dict[str, st
 def reader_call(record: AnyInstance) -> dict[str, Any]:
     """The tool call the reference agent writes for a GRIT ``record``: the graph as read back.
 
+    The problem type is the task's own
+    (:attr:`~closurebench.tasks.grit.GritTask.tool_problem_type`); no table here lists
+    the tasks.
+
     Raises:
         ConfigError: for a ClosureBench record (its calls follow the category's plan:
             :func:`closurebench.evaluate.reference.plans.closure_step`).
@@ -112,8 +116,10 @@ def reader_call(record: AnyInstance) -> dict[str, Any]:
             params[key] = value
     if view.tie_break is not None:
         params["order"] = view.tie_break
+    from closurebench.tasks.grit import get
+
     return {
-        "problem_type": str(record.task),
+        "problem_type": get(str(record.task)).tool_problem_type,
         "graph": {
             "type": "adjacency_list",
             "data": data,

@@ -1,9 +1,11 @@
 """The six GRIT tasks and their registry table :data:`GRIT_TASKS`.
 
 Every task-specific behaviour (structure rules, sampling, solving, verification, the
-wording hooks of its questions, the judgement of answers) is a method or attribute of a
-:class:`GritTask` subclass; callers reach it only through this table (or :func:`get`), so
-adding a task is one module plus one line here.
+wording hooks of its questions, the graph-tool problem the reference agent calls, the
+NetworkX line of the reference program, the judgement of answers) is a method or
+attribute of a :class:`GritTask` subclass; callers reach it only through this table (or
+:func:`get`), so adding a task is one module plus one line here (and its scenario module
+in :mod:`closurebench.surface.grit.scenarios`, named after the task).
 
 Example:
     >>> list(GRIT_TASKS)
@@ -13,8 +15,6 @@ Example:
 """
 
 from __future__ import annotations
-
-from types import MappingProxyType
 
 from closurebench.errors import ConfigError
 from closurebench.tasks.grit.answers import Judgement, Rejected, resolve_name
@@ -56,17 +56,19 @@ __all__ = [
     "sample_solved",
 ]
 
-#: The one table of GRIT tasks, in the spec's order.
-GRIT_TASKS: MappingProxyType[str, GritTask] = MappingProxyType(
-    {
-        "shortest_path": ShortestPathTask(),
-        "graph_coloring": GraphColoringTask(),
-        "tsp": TspTask(),
-        "vertex_cover": VertexCoverTask(),
-        "bfs": BfsTask(),
-        "centrality": CentralityTask(),
-    }
-)
+#: The one table of GRIT tasks, in the spec's order (name -> task). Every caller looks a
+#: task up here at call time, so a task registered later (a test's toy) is seen everywhere.
+GRIT_TASKS: dict[str, GritTask] = {
+    t.name: t
+    for t in (
+        ShortestPathTask(),
+        GraphColoringTask(),
+        TspTask(),
+        VertexCoverTask(),
+        BfsTask(),
+        CentralityTask(),
+    )
+}
 
 
 def get(name: str) -> GritTask:

@@ -275,6 +275,8 @@ class GritTask(ABC):
             each view words by its naming scheme.
         defined_param: A parameter whose meaning the question defines in a note (the
             centrality kind), or ``None``.
+        tool_problem: The graph tool's ``problem_type`` that answers the task (the
+            reference agent's one call), or ``None`` for the task's own name.
     """
 
     name: ClassVar[str]
@@ -286,6 +288,7 @@ class GritTask(ABC):
     answer_form: ClassVar[AnswerForm] = AnswerForm.INTEGER
     states_neighbour_order: ClassVar[bool] = False
     defined_param: ClassVar[str | None] = None
+    tool_problem: ClassVar[str | None] = None
 
     # ------------------------------------------------------------------ structures
     def structure(
@@ -369,6 +372,40 @@ class GritTask(ABC):
         elif s.weighted:
             notes.append(GraphNote.WEIGHT)
         return tuple(notes)
+
+    # ------------------------------------------------------------------ reference answers
+    @property
+    def tool_problem_type(self) -> str:
+        """The graph tool's ``problem_type`` the reference agent calls for this task.
+
+        The call carries the graph the question states and the query parameters (node
+        parameters as the tool's ``start``/``end``); the tool's value is the answer.
+
+        Example:
+            >>> from closurebench.tasks.grit import GRIT_TASKS
+            >>> GRIT_TASKS["vertex_cover"].tool_problem_type
+            'vertex_cover'
+        """
+        return self.tool_problem or self.name
+
+    def networkx_answer(self, names: Sequence[str], params: Mapping[str, Any]) -> str | None:
+        """A Python expression computing the answer with NetworkX, as a model would write it.
+
+        The reference program (``--model oracle-program``) builds the view's graph as
+        ``G`` (``nx.Graph`` or ``nx.DiGraph`` over the display ``names``, a ``weight`` on
+        every edge) and prints this expression; ``None`` (the default: an exact solver for
+        an NP-hard task is not what a model would write) prints the certified answer.
+
+        Args:
+            names: The view's display names, by node id.
+            params: The record's query parameters (node parameters as ids).
+
+        Example:
+            >>> from closurebench.tasks.grit import GRIT_TASKS
+            >>> GRIT_TASKS["tsp"].networkx_answer(["a", "b"], {}) is None
+            True
+        """
+        return None
 
     # ------------------------------------------------------------------ protocol
     def sample(

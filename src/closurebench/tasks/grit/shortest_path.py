@@ -18,6 +18,8 @@ Example:
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
@@ -52,6 +54,16 @@ class ShortestPathTask(b.OptimumTask):
             raise ConfigError(
                 f"shortest_path source and target are both {s.param('source')}; pick two nodes"
             )
+
+    def networkx_answer(self, names: Sequence[str], params: Mapping[str, Any]) -> str | None:
+        """NetworkX's weighted path cost between the two nodes, by their names.
+
+        Example:
+            >>> ShortestPathTask().networkx_answer(["a", "b"], {"source": 1, "target": 0})
+            'nx.shortest_path_length(G, "b", "a", weight="weight")'
+        """
+        s, t = names[int(params["source"])], names[int(params["target"])]
+        return f'nx.shortest_path_length(G, {json.dumps(s)}, {json.dumps(t)}, weight="weight")'
 
     def sample_params(self, g: np.random.Generator, n: int) -> dict[str, Any]:
         """Two distinct nodes, ``source`` and ``target``."""

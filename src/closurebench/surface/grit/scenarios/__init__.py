@@ -4,9 +4,12 @@ The OOD scenarios' semantic names come from pools that share no name with the
 in-distribution pools (checked when the registry is built), so the OOD split's
 identifiers are unseen in train, test and large for any seed (paper §5).
 
-One module per task holds that task's scenarios as data; :data:`SCENARIOS` is the explicit
-table of all of them, keyed by id, in a fixed order (the task order of
-:data:`~closurebench.tasks.grit.GRIT_TASKS`, then module order).
+One module per task, named after the task, holds that task's scenarios as data (its
+``SCENARIOS`` tuple); :data:`SCENARIOS` is the table of all of them, keyed by id, in a
+fixed order (the task order of :data:`~closurebench.tasks.grit.GRIT_TASKS`, then module
+order). The modules are found by the tasks' names, so a new task's scenario module needs
+no edit here; every lookup reads the table at call time (a test may add a toy task's
+scenarios to it).
 
 Example:
     >>> len(in_distribution()), len(ood()), len(SCENARIOS)
@@ -19,45 +22,46 @@ Example:
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable
-from types import MappingProxyType
 
 from closurebench.errors import ConfigError
-from closurebench.surface.grit.scenarios import (
-    bfs,
-    centrality,
-    graph_coloring,
-    shortest_path,
-    tsp,
-    vertex_cover,
-)
 from closurebench.surface.grit.scenarios.base import SPLITS, Scenario
 from closurebench.surface.grit.scenarios.names import POOLS
 from closurebench.tasks.grit import GRIT_TASKS
 
 __all__ = ["SCENARIOS", "Scenario", "for_task", "get", "in_distribution", "ood"]
 
-#: The scenario modules, one per task (the module is named after the task).
-_MODULES = (shortest_path, graph_coloring, tsp, vertex_cover, bfs, centrality)
 
+def _module_scenarios(task: str) -> tuple[Scenario, ...]:
+    """The ``SCENARIOS`` of the task's module (``scenarios/<task>.py``).
 
-def _build() -> MappingProxyType:
-    by_task = {module.__name__.rsplit(".", 1)[-1]: module for module in _MODULES}
-    if set(by_task) != set(GRIT_TASKS):
+    Raises:
+        ConfigError: if the task has no scenario module.
+    """
+    try:
+        module = importlib.import_module(f"{__name__}.{task}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{task}":
+            raise
         raise ConfigError(
-            f"scenario modules {sorted(by_task)} do not match the GRIT tasks "
-            f"{sorted(GRIT_TASKS)}; add one module per task"
-        )
+            f"GRIT task {task!r} has no scenario module; add "
+            f"src/closurebench/surface/grit/scenarios/{task}.py defining SCENARIOS"
+        ) from None
+    return tuple(module.SCENARIOS)
+
+
+def _build() -> dict[str, Scenario]:
     table: dict[str, Scenario] = {}
     for task in GRIT_TASKS:
-        for scenario in by_task[task].SCENARIOS:
+        for scenario in _module_scenarios(task):
             if scenario.task != task:
                 raise ConfigError(f"scenario {scenario.id!r} is in the {task} module")
             if scenario.id in table:
                 raise ConfigError(f"scenario id {scenario.id!r} is registered twice")
             table[scenario.id] = scenario
     _check_unseen(table.values())
-    return MappingProxyType(table)
+    return table
 
 
 def _check_unseen(scenarios: Iterable[Scenario]) -> None:
@@ -80,8 +84,8 @@ def _check_unseen(scenarios: Iterable[Scenario]) -> None:
         )
 
 
-SCENARIOS: MappingProxyType = _build()
-"""Every scenario by id (read-only)."""
+SCENARIOS: dict[str, Scenario] = _build()
+"""Every scenario by id."""
 
 
 def get(scenario: str | Scenario) -> Scenario:
