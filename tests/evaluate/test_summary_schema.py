@@ -62,7 +62,9 @@ def test_a_summary_of_the_wrong_shape_is_refused_on_write_and_read(
     broken.mkdir()
     (broken / "results.jsonl").write_text((run_dir / "results.jsonl").read_text())
     (broken / "summary.json").write_text(json.dumps(bad))
-    with pytest.raises(ReportError, match=r"summary\.json: not a summary\.json record: counts"):
+    with pytest.raises(
+        ReportError, match=r"summary\.json: not a summary\.json record: field 'counts\.answered'"
+    ):
         load_run(broken)
     res = CliRunner().invoke(app, ["report", str(broken), "--out", str(tmp_path / "r")])
     assert res.exit_code == 1 and "counts.answered" in res.stderr, res.output

@@ -294,15 +294,15 @@ def parse_summary(obj: object, where: str) -> RunSummary:
         ...     parse_summary({"counts": {"total": -1}}, "run/summary.json")
         ... except ClosureBenchError as exc:
         ...     print(exc)
-        run/summary.json: not a summary.json record: counts.total: Input should be greater than or equal to 0
+        run/summary.json: not a summary.json record: field 'counts.total': Input should be greater than or equal to 0 (got -1)
     """  # noqa: E501
+    from closurebench.schema.instances import describe_validation_error
+
     try:
         return RunSummary.model_validate(obj)
     except ValidationError as exc:
-        err = exc.errors()[0]
-        loc = ".".join(str(p) for p in err["loc"]) or "(root)"
         raise ClosureBenchError(
-            f"{where}: not a summary.json record: {loc}: {err['msg']}"
+            f"{where}: not a summary.json record: {describe_validation_error(exc)}"
         ) from None
 
 
