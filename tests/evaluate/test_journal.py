@@ -240,12 +240,16 @@ def _by_id(out: Path) -> dict[str, dict[str, Any]]:
 def test_a_fresh_run_leaves_no_open_attempt(tmp_path: Path) -> None:
     out = tmp_path / "run"
     stats, _, notices = _run(out)
-    assert stats.summary["strict_accuracy"] == 1.0 and not notices
+    assert stats.summary.to_json()["strict_accuracy"] == 1.0 and not notices
     assert read_deaths(out / JOURNAL_FILE) == {}
     events = [(line.obj or {}).get("event") for line in scan(out / JOURNAL_FILE)]
     assert events.count("handle") == events.count("done") == 8
     assert all("harness_deaths" not in r for r in _by_id(out).values())
-    assert stats.summary["harness_deaths"] == {"recorded_wrong": 0, "survived": 0, "examples": []}
+    assert stats.summary.to_json()["harness_deaths"] == {
+        "recorded_wrong": 0,
+        "survived": 0,
+        "examples": [],
+    }
 
 
 def test_one_death_is_retried_once_alone_first_from_the_cache(tmp_path: Path) -> None:
@@ -266,8 +270,8 @@ def test_one_death_is_retried_once_alone_first_from_the_cache(tmp_path: Path) ->
         assert results[rid]["outcome"] == "strict_correct"
         assert results[rid]["harness_deaths"] == {"count": 1, "gave_up": False}
     assert stats.harness_retried == 2 and stats.harness_gave_up == 0
-    assert stats.summary["harness_deaths"]["survived"] == 2
-    assert stats.summary["run"]["harness_retried"] == 2
+    assert stats.summary.to_json()["harness_deaths"]["survived"] == 2
+    assert stats.summary.to_json()["run"]["harness_retried"] == 2
     assert any("handled once more, alone" in n and "r5, r6" in n for n in notices)
     assert read_deaths(out / JOURNAL_FILE) == {"r5": 1, "r6": 1}  # the retries completed
 
@@ -295,7 +299,7 @@ def test_max_deaths_records_wrong_in_the_denominator(tmp_path: Path) -> None:
     assert poisoned["error"] is None and poisoned["requests"] == 0
     assert poisoned["harness_deaths"] == {"count": 2, "gave_up": True}
     assert "the harness died 2 times while handling this reply" in poisoned["reason"]
-    summary = stats.summary
+    summary = stats.summary.to_json()
     assert summary["counts"] == {"total": 8, "answered": 8, "errors": 0, "selected": 8}
     assert summary["strict_accuracy"] == 7 / 8 and summary["complete"] is True
     assert summary["outcomes"]["wrong"] == 1
@@ -460,7 +464,7 @@ def test_summary_and_report_show_given_up_results(tmp_path: Path) -> None:
     )
     survived = ok.model_copy(update={"id": "b", "harness_deaths": HarnessDeaths(count=1)})
     lines = [r.to_json() for r in (ok, survived, _given_up())]
-    summary = summarize(lines)
+    summary = summarize(lines).to_json()
     assert summary["strict_accuracy"] == 2 / 3 and summary["counts"]["answered"] == 3
     assert summary["harness_deaths"] == {"recorded_wrong": 1, "survived": 1, "examples": ["p"]}
     run_dir = tmp_path / "run"

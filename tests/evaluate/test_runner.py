@@ -317,4 +317,4 @@ def test_providers_that_bound_time_themselves_are_not_cut_off(tmp_path: Path) ->
     self_timed = ScriptedProvider(lambda m, s: '{"answer": 1}', delay_s=0.8)
     self_timed.enforces_timeout = True  # type: ignore[attr-defined]
     kept = asyncio.run(run_eval(records, self_timed, "direct", settings, tmp_path / "kept", opts))
-    assert kept.failures == 0 and kept.summary["strict_correct"] == 2
+    assert kept.failures == 0 and kept.summary.strict_correct == 2

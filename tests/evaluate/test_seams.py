@@ -82,7 +82,7 @@ def test_a_multi_step_mode_runs_without_runner_changes(tmp_path: Path) -> None:
         assert res.outcome is Outcome.STRICT_CORRECT and res.mode == "note-then-answer"
         assert res.requests == 2 and res.extra == {"note": f"note-{k}", "rounds": 2}
     assert len(provider.calls) == 10
-    assert stats.summary["strict_correct"] == 5
+    assert stats.summary.strict_correct == 5
 
 
 class ToyProvider:

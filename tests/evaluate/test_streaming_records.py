@@ -56,7 +56,7 @@ def test_summarize_streams_one_pass() -> None:
         {"outcome": "no_answer", "error": "x", "usage": {}, "mode": "late"},
     ]  # fmt: skip
     assert summarize(iter(rows)) == summarize(rows)
-    s = summarize(iter(rows))
+    s = summarize(iter(rows)).to_json()
     # the old-style failed record ("no_answer" with an error) is an error, not a model result
     assert s["counts"] == {"total": 2, "answered": 1, "errors": 1}
     assert s["outcomes"]["error"] == 1 and s["outcomes"]["no_answer"] == 0
@@ -106,8 +106,8 @@ def test_resume_reruns_only_failed_instances_unless_kept(tmp_path: Path) -> None
     first = asyncio.run(
         run_eval(records, ScriptedProvider(flaky), "direct", settings, tmp_path, opts)
     )
-    assert first.failures == 2 and first.summary["counts"]["errors"] == 2
-    assert first.summary["complete"] is False
+    assert first.failures == 2 and first.summary.counts.errors == 2
+    assert first.summary.complete is False
     keep = RunOptions(progress=False, retries=0, keep_errors=True)
     kept = asyncio.run(
         run_eval(records, ScriptedProvider(fixed), "direct", settings, tmp_path, keep)
@@ -119,5 +119,5 @@ def test_resume_reruns_only_failed_instances_unless_kept(tmp_path: Path) -> None
     assert second.evaluated == 2 and second.skipped == 4
     ids = [r["id"] for r in iter_results(tmp_path / "results.jsonl")]
     assert sorted(ids) == [f"r{k}" for k in range(6)] and len(ids) == 6
-    assert second.summary["counts"]["errors"] == 0 and second.summary["complete"] is True
-    assert second.summary["strict_correct"] == 6
+    assert second.summary.counts.errors == 0 and second.summary.complete is True
+    assert second.summary.strict_correct == 6

@@ -260,7 +260,7 @@ def test_summarize_keeps_only_what_the_figures_read() -> None:
         {"id": "d", "outcome": "strict_correct", "suite": "closure", "mode": "direct",
          "extra": {}},
     ]  # fmt: skip
-    summary = summarize(rows)
+    summary = summarize(rows).to_json()
     answered = [r for r in rows if r["outcome"] != "error"]
     assert summary["figures"] == summary_figures(answered).model_dump(mode="json")
     agent = summary["figures"]["grit"]["agent"]
@@ -273,7 +273,7 @@ def test_summarize_keeps_only_what_the_figures_read() -> None:
 def test_an_unreadable_structure_names_the_result_in_the_summary() -> None:
     bad = {"id": "g-9", "outcome": "wrong", "suite": "grit", "mode": "agent",
            "extra": {"structure": {"cls": "exact"}}}  # fmt: skip
-    summary = summarize([bad])
+    summary = summarize([bad]).to_json()
     assert summary["figures"] is None
     assert "'g-9'" in summary["figures_error"] and "node_f1" in summary["figures_error"]
     assert summary["counts"]["answered"] == 1  # the rest of the summary is written

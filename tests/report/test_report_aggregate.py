@@ -94,7 +94,7 @@ def test_labels_from_settings_and_deduplicated(make_run) -> None:
     b = make_run("b", [record("wrong", model="gpt", mode="cot")])
     runs = load_runs([a, b])
     assert [r.label for r in runs] == ["gpt · cot (a)", "gpt · cot (b)"]
-    assert runs[0].summary == {"n": 1}
+    assert runs[0].summary is not None and runs[0].summary.to_json() == {"n": 1}
 
 
 def test_a_partly_written_last_line_is_skipped(tmp_path, make_run) -> None:

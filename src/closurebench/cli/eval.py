@@ -105,7 +105,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -122,6 +122,7 @@ from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
 from closurebench.evaluate.providers import providers_help
 from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS, parse_extra_body
+from closurebench.schema.summary import RunSummary
 
 if TYPE_CHECKING:
     from closurebench.evaluate.runner import RunStats
@@ -714,14 +715,14 @@ def eval_cmd(
 
         stats = asyncio.run(_go())
     except RunAborted as exc:
-        if exc.summary:  # what finished before the stop; the CLI's handler says why
+        if exc.summary is not None:  # what finished before the stop; the handler says why
             typer.echo(result_line(exc.summary, out))
         raise
     summary = stats.summary
     typer.echo(result_line(summary, out, stats))
-    errors = int(summary["counts"]["errors"])
+    errors = summary.counts.errors
     if errors:
-        examples = summary.get("error_examples") or []
+        examples = summary.error_examples
         err.print(
             f"[yellow]incomplete:[/yellow] {errors} instance(s) ended in error and are left "
             "out of the accuracy"
@@ -852,11 +853,11 @@ def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def result_line(summary: dict[str, Any], out: Path, stats: RunStats | None = None) -> str:
+def result_line(summary: RunSummary, out: Path, stats: RunStats | None = None) -> str:
     """The console line of a run: counts, errors, and accuracies over answered instances.
 
     Args:
-        summary: The run's ``summary.json`` dict.
+        summary: The run's ``summary.json``.
         out: The run directory.
         stats: What this call did (None for a stopped run: its counters are in the
             summary's ``run`` section).
@@ -865,26 +866,28 @@ def result_line(summary: dict[str, Any], out: Path, stats: RunStats | None = Non
         One line.
 
     Example:
-        >>> s = {"counts": {"total": 10, "answered": 8, "errors": 2, "selected": 12},
+        >>> s = RunSummary.model_validate(
+        ...     {"counts": {"total": 10, "answered": 8, "errors": 2, "selected": 12},
         ...      "strict_accuracy": 0.5, "lenient_accuracy": 0.625,
-        ...      "run": {"evaluated": 10, "skipped": 0, "cache_hits": 0}}
+        ...      "run": {"evaluated": 10, "skipped": 0, "cache_hits": 0}})
         >>> print(result_line(s, Path("run")))  # doctest: +NORMALIZE_WHITESPACE
         10 of 12 results in run (evaluated 10, resumed 0, cache hits 0); 2 errors;
         strict 0.500, lenient 0.625 over 8 answered
     """
-    counts = summary["counts"]
-    run = summary.get("run") or {}
+    counts = summary.counts
+    run = summary.run or {}
     evaluated = stats.evaluated if stats is not None else run.get("evaluated", 0)
     skipped = stats.skipped if stats is not None else run.get("skipped", 0)
     hits = stats.cache_hits if stats is not None else run.get("cache_hits", 0)
-    total, selected = counts["total"], counts.get("selected", counts["total"])
+    total = counts.total
+    selected = counts.selected if counts.selected is not None else total
     head = f"{total} of {selected} results" if selected != total else f"{total} results"
     line = (
         f"{head} in {out} (evaluated {evaluated}, resumed {skipped}, cache hits {hits}); "
-        f"{counts['errors']} errors; strict {_fmt(summary.get('strict_accuracy'))}, "
-        f"lenient {_fmt(summary.get('lenient_accuracy'))} over {counts['answered']} answered"
+        f"{counts.errors} errors; strict {_fmt(summary.strict_accuracy)}, "
+        f"lenient {_fmt(summary.lenient_accuracy)} over {counts.answered} answered"
     )
-    outside = counts.get("outside_selection") or 0
+    outside = counts.outside_selection or 0
     if outside:
         line += (
             f"; {outside} earlier result(s) in the folder are outside this selection and left "

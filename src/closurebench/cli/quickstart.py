@@ -235,13 +235,11 @@ def _eval_part(console: Console, out: Path) -> Path:
             )
         )
         summary = stats.summary
-        counts = ", ".join(
-            f"{_SHORT.get(k, k)} {v}" for k, v in summary.get("outcomes", {}).items() if v
-        )
+        counts = ", ".join(f"{_SHORT.get(k, k)} {v}" for k, v in summary.outcomes.items() if v)
         table.add_row(
             suite, f"{model} · {mode_name}", str(len(records)),
-            f"{summary.get('strict_accuracy', 0):.1%}",
-            f"{summary.get('lenient_accuracy', 0):.1%}", counts,
+            f"{summary.strict_accuracy or 0:.1%}",
+            f"{summary.lenient_accuracy or 0:.1%}", counts,
         )  # fmt: skip
         run_dirs.append(run_dir)
     console.print(table)

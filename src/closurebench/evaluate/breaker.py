@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 from closurebench.errors import ClosureBenchError
+from closurebench.schema.summary import RunSummary
 
 __all__ = ["CircuitBreaker", "RunAborted"]
 
@@ -38,7 +39,8 @@ class RunAborted(ClosureBenchError, RuntimeError):
 
     Attributes:
         reason: The one-line cause (also recorded as ``aborted`` in ``summary.json``).
-        summary: The partial summary written, once the runner has written it.
+        summary: The partial summary written, once the runner has written it (None
+            before).
     """
 
     def __init__(self, message: str, *, reason: str) -> None:
@@ -50,7 +52,7 @@ class RunAborted(ClosureBenchError, RuntimeError):
         """
         super().__init__(message)
         self.reason = reason
-        self.summary: dict[str, object] = {}
+        self.summary: RunSummary | None = None
 
 
 class CircuitBreaker:

@@ -20,6 +20,7 @@ from typing import Any
 
 from closurebench.errors import ConfigError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S
+from closurebench.schema.summary import RunSummary
 
 __all__ = [
     "DEFAULT_MAX_CONSECUTIVE_FAILURES",
@@ -165,7 +166,7 @@ class RunStats:
     harness_gave_up: int = 0
     aborted: str | None = None
     run_info: dict[str, Any] = field(default_factory=dict)
-    summary: dict[str, Any] = field(default_factory=dict)
+    summary: RunSummary = field(default_factory=RunSummary)
 
     def counters(self) -> dict[str, int]:
         """The counters, as recorded under ``run`` in ``summary.json``."""

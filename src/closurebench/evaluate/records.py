@@ -29,9 +29,9 @@ Example:
     ...                 "usage": {"prompt_tokens": 10, "completion_tokens": 4},
     ...                 "latency_s": 1.0, "error": None},
     ...                {"outcome": "error", "error": "ProviderError: 503"}])
-    >>> s["strict_accuracy"], s["outcomes"]["strict_correct"], s["tokens"]["completion_mean"]
+    >>> s.strict_accuracy, s.outcomes["strict_correct"], s.tokens.completion_mean
     (1.0, 1, 4.0)
-    >>> s["counts"], s["complete"]
+    >>> s.to_json()["counts"], s.complete
     ({'total': 2, 'answered': 1, 'errors': 1}, False)
 """
 
@@ -59,7 +59,7 @@ from closurebench.schema import (
     parse_result,
 )
 from closurebench.schema.results import is_error_result, upgrade_result
-from closurebench.schema.summary import RunSummary
+from closurebench.schema.summary import RunSummary, parse_summary
 
 if TYPE_CHECKING:
     from closurebench.scoring.outcome import Score
@@ -72,6 +72,7 @@ __all__ = [
     "iter_results",
     "load_results",
     "make_result",
+    "read_summary",
     "repair_results",
     "summarize",
     "write_summary",
@@ -309,8 +310,8 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Aggregate results into the ``summary.json`` dict (one streaming pass).
+def summarize(results: Iterable[Mapping[str, Any]]) -> RunSummary:
+    """Aggregate results into ``summary.json``'s typed record (one streaming pass).
 
     Accuracies are over *answered* instances: a result with outcome ``error`` (no
     model response: the request failed) is counted under ``counts.errors`` and in
@@ -341,7 +342,9 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             iterable, consumed once).
 
     Returns:
-        The summary dict.
+        The summary: the keys it sets are the ones ``summary.json`` holds
+        (:meth:`~closurebench.schema.summary.RunSummary.to_json`); the runner adds the
+        run's own (:func:`~closurebench.evaluate.runner.finish_run`).
     """
     total = answered = strict = lenient = 0
     outcomes: dict[str, int] = {o.value: 0 for o in Outcome}
@@ -397,55 +400,88 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         figures: dict[str, Any] | None = summary_figures(views).model_dump(mode="json")
     except FiguresError as exc:
         figures, figures_error = None, {"figures_error": str(exc)}
-    return {
-        "counts": {"total": total, "answered": answered, "errors": errors},
-        "complete": errors == 0,
-        "error_examples": examples,
-        "strict_accuracy": strict / answered if answered else None,
-        "lenient_accuracy": lenient / answered if answered else None,
-        "strict_correct": strict,
-        "lenient_correct": lenient,
-        "outcomes": outcomes,
-        "tokens": {
-            "prompt_total": int(prompt_total),
-            "completion_total": int(completion_total),
-            "prompt_mean": prompt_total / answered if answered else None,
-            "completion_mean": completion_total / answered if answered else None,
-            "per_correct_strict": completion_total / strict if strict else None,
-            "per_correct_lenient": completion_total / lenient if lenient else None,
-            "reasoning_total": reasoning_total,
-            "reasoning_reported": reasoning_reported,
-            "reasoning_mean": (
-                reasoning_total / reasoning_reported if reasoning_reported else None
-            ),
-        },
-        "latency_s": {"mean": _mean(latencies), "p90": _p90(latencies)},
-        "harness_deaths": {
-            "recorded_wrong": gave_up,
-            "survived": survived,
-            "examples": gave_up_ids,
-        },
-        "mode": first.get("mode"),
-        "settings": first.get("settings"),
-        "suites": sorted(suites),
-        "figures": figures,
-        **figures_error,
-    }
+    return RunSummary.model_validate(
+        {
+            "counts": {"total": total, "answered": answered, "errors": errors},
+            "complete": errors == 0,
+            "error_examples": examples,
+            "strict_accuracy": strict / answered if answered else None,
+            "lenient_accuracy": lenient / answered if answered else None,
+            "strict_correct": strict,
+            "lenient_correct": lenient,
+            "outcomes": outcomes,
+            "tokens": {
+                "prompt_total": int(prompt_total),
+                "completion_total": int(completion_total),
+                "prompt_mean": prompt_total / answered if answered else None,
+                "completion_mean": completion_total / answered if answered else None,
+                "per_correct_strict": completion_total / strict if strict else None,
+                "per_correct_lenient": completion_total / lenient if lenient else None,
+                "reasoning_total": reasoning_total,
+                "reasoning_reported": reasoning_reported,
+                "reasoning_mean": (
+                    reasoning_total / reasoning_reported if reasoning_reported else None
+                ),
+            },
+            "latency_s": {"mean": _mean(latencies), "p90": _p90(latencies)},
+            "harness_deaths": {
+                "recorded_wrong": gave_up,
+                "survived": survived,
+                "examples": gave_up_ids,
+            },
+            "mode": first.get("mode"),
+            "settings": first.get("settings"),
+            "suites": sorted(suites),
+            "figures": figures,
+            **figures_error,
+        }
+    )
 
 
-def write_summary(path: str | Path, summary: dict[str, Any]) -> Path:
+def read_summary(path: str | Path) -> RunSummary | None:
+    """Read ``summary.json`` through its typed definition (None when the file is absent).
+
+    Args:
+        path: The file.
+
+    Returns:
+        The summary, or None.
+
+    Raises:
+        ClosureBenchError: The file is not JSON, or not a ``summary.json`` record (the
+            message names the file and the field).
+
+    Example:
+        >>> read_summary("/nonexistent/summary.json") is None
+        True
+    """
+    p = Path(path)
+    if not p.is_file():
+        return None
+    try:
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ClosureBenchError(f"{p}: malformed JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise ClosureBenchError(f"{p}: not UTF-8 text ({exc.reason})") from None
+    return parse_summary(obj, str(p))
+
+
+def write_summary(path: str | Path, summary: RunSummary) -> Path:
     """Write ``summary.json`` atomically (sorted keys, indented).
 
     Args:
         path: Destination file.
-        summary: The summary dict.
+        summary: The summary (its :meth:`~closurebench.schema.summary.RunSummary.to_json`
+            form is written).
 
     Returns:
         The path written.
     """
     p = Path(path)
-    # Through the one typed definition: a key of the wrong type is a bug caught here.
-    checked = RunSummary.model_validate(summary).to_json()
+    # Validated again: a field assigned a value of the wrong type is a bug caught here.
+    dumped = summary.model_dump(exclude_unset=True, warnings=False)
+    checked = RunSummary.model_validate(dumped).to_json()
     tmp = p.with_suffix(p.suffix + ".tmp")
     tmp.write_text(json.dumps(checked, sort_keys=True, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, p)

@@ -104,6 +104,7 @@ from closurebench.evaluate.rundir import (
 from closurebench.evaluate.selection import select_instances
 from closurebench.schema import HarnessDeaths, Outcome, ResultRecord
 from closurebench.schema.results import is_error_result
+from closurebench.schema.summary import RunSummary
 from closurebench.scoring.outcome import Score
 
 __all__ = [
@@ -542,7 +543,7 @@ class Recorder:
             raise self.breaker.error()
 
 
-def finish_run(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
+def finish_run(plan: RunPlan, aborted: str | None = None) -> RunSummary:
     """Summarise the selected instances' results into ``summary.json``; return it.
 
     ``complete`` is True only when every selected instance has a model result. Only when
@@ -550,25 +551,25 @@ def finish_run(plan: RunPlan, aborted: str | None = None) -> dict[str, Any]:
     says how many and ``selected_ids`` lists the selection (the report reads only those).
     """
     summary = summarize(plan.selected_results())
-    summary["counts"]["selected"] = plan.stats.selected
+    summary.counts.selected = plan.stats.selected
     # Results of earlier commands outside this selection (a smaller --sample into the
     # same folder): counted, and the selection listed, so the report reads the same set.
     outside = sum(
         1 for r in iter_results(plan.results_path) if str(r["id"]) not in plan.selected_ids
     )
     if outside:
-        summary["counts"]["outside_selection"] = outside
-        summary["selected_ids"] = sorted(plan.selected_ids)
-    summary["complete"] = bool(
-        summary["complete"]
-        and aborted is None
-        and summary["counts"]["total"] >= plan.stats.selected
+        summary.counts.outside_selection = outside
+        summary.selected_ids = sorted(plan.selected_ids)
+    summary.complete = bool(
+        summary.complete and aborted is None and summary.counts.total >= plan.stats.selected
     )
-    summary["aborted"] = aborted
-    summary["run"] = plan.stats.counters()
-    summary["adaptations"] = list(plan.stats.adaptations)
+    summary.aborted = aborted
+    summary.run = plan.stats.counters()
+    summary.adaptations = list(plan.stats.adaptations)
+    known = summary.model_fields_set | set(summary.model_extra or {})
     for key, value in plan.stats.run_info.items():  # e.g. the sandbox (unsafe or a wall)
-        summary.setdefault(key, value)
+        if key not in known:
+            setattr(summary, key, value)
     write_summary(plan.out_dir / SUMMARY_FILE, summary)
     plan.stats.summary = summary
     plan.stats.aborted = aborted

@@ -49,7 +49,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -62,13 +62,13 @@ from closurebench.evaluate.figures import (
     result_suite,
 )
 from closurebench.evaluate.figures import program_figures as program_stats
-from closurebench.evaluate.records import summarize
+from closurebench.evaluate.records import read_summary, summarize
 from closurebench.jsonl import scan
-from closurebench.report.run import ReportError, Run
+from closurebench.report.run import ReportError, Run, run_model_and_mode
 from closurebench.schema import Outcome, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
 from closurebench.schema.results import is_error_result
-from closurebench.schema.summary import PROGRAM_ERROR_CLASSES, parse_summary
+from closurebench.schema.summary import PROGRAM_ERROR_CLASSES, RunSummary
 from closurebench.schema.summary import ProgramFigures as ProgramStats
 
 __all__ = [
@@ -250,14 +250,6 @@ class Rate:
         return text
 
 
-def _first(records: Sequence[dict[str, Any]], getter: Callable[[dict[str, Any]], Any]) -> Any:
-    for rec in records:
-        value = getter(rec)
-        if value not in (None, ""):
-            return value
-    return None
-
-
 def _read_results(results: Path) -> Iterable[dict[str, Any]]:
     """The validated records of ``results`` (texts dropped), via the one JSONL reader."""
     for line in scan(results):
@@ -324,8 +316,8 @@ def load_run(path: str | Path) -> Run:
     summary = _summary(p / "summary.json")
     # The last command's selection, when the folder holds results outside it: the
     # report covers what summary.json covers.
-    listed = (summary or {}).get("selected_ids")
-    selection = {str(i) for i in listed} if isinstance(listed, list) else None
+    listed = summary.selected_ids if summary is not None else None
+    selection = set(listed) if listed is not None else None
 
     def selected() -> Iterator[dict[str, Any]]:
         for rec in _read_results(results):
@@ -334,56 +326,38 @@ def load_run(path: str | Path) -> Run:
                     records.append(rec)
                 yield rec
 
-    # The counts and error examples come from the function that writes summary.json,
-    # over the same results, so the report and the summary cannot disagree.
+    # The counts, error examples, model and mode come from the function that writes
+    # summary.json, over the same results, so the report and the summary cannot disagree.
     totals = summarize(selected())
-    errors = int(totals["counts"]["errors"])
-    examples = [str(m) for m in totals["error_examples"]]
-    ssettings = (summary or {}).get("settings") or {}
-    model = (
-        _first(records, lambda r: (r.get("settings") or {}).get("model"))
-        or (summary or {}).get("model")
-        or ssettings.get("model")
-        or p.resolve().name
-    )
-    mode = (
-        _first(records, lambda r: r.get("mode"))
-        or _first(records, lambda r: (r.get("settings") or {}).get("mode"))
-        or (summary or {}).get("mode")
-        or ssettings.get("mode")
-        or ""
-    )
-    label = f"{model} · {mode}" if mode else str(model)
+    model, mode = run_model_and_mode(totals.settings, totals.mode, summary, p)
+    label = f"{model} · {mode}" if mode else model
     gave_up = sum(harness_gave_up(r) for r in records)
     identity = _json_object(p / "run.json")
     sandbox = _sandbox_info(identity, summary)
     return Run(
         p,
         label,
-        str(model),
-        str(mode),
+        model,
+        mode,
         records,
         summary,
-        errors,
-        examples,
+        totals.counts.errors,
+        list(totals.error_examples),
         gave_up,
         sandbox,
         identity,
     )
 
 
-def _summary(path: Path) -> dict[str, Any] | None:
+def _summary(path: Path) -> RunSummary | None:
     """``summary.json`` read through its typed definition (``None`` when absent).
 
     Raises:
         ReportError: The file is not JSON or not a ``summary.json`` record (the message
             names the field).
     """
-    obj = _json_object(path)
-    if obj is None:
-        return None
     try:
-        return parse_summary(obj, str(path)).to_json()
+        return read_summary(path)
     except ClosureBenchError as exc:
         raise ReportError(str(exc)) from None
 
@@ -404,13 +378,13 @@ def _json_object(path: Path) -> dict[str, Any] | None:
 
 
 def _sandbox_info(
-    identity: dict[str, Any] | None, summary: dict[str, Any] | None
+    identity: dict[str, Any] | None, summary: RunSummary | None
 ) -> dict[str, Any] | None:
     """``run.json``'s ``sandbox`` (else the summary's): how model programs ran."""
     info = identity or {}
     if isinstance(info.get("sandbox"), dict):
         return dict(info["sandbox"])
-    found = (summary or {}).get("sandbox")
+    found = (summary.model_extra or {}).get("sandbox") if summary is not None else None
     return dict(found) if isinstance(found, dict) else None
 
 

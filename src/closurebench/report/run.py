@@ -7,13 +7,15 @@ Every run source builds :class:`Run` objects: run folders
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from closurebench.errors import ClosureBenchError
+from closurebench.schema.summary import RunSummary
 
-__all__ = ["ReportError", "Run"]
+__all__ = ["ReportError", "Run", "run_model_and_mode"]
 
 
 class ReportError(ClosureBenchError, ValueError):
@@ -49,7 +51,7 @@ class Run:
     model: str
     mode: str
     records: list[dict[str, Any]]
-    summary: dict[str, Any] | None = field(default=None)
+    summary: RunSummary | None = field(default=None)
     errors: int = 0
     error_examples: list[str] = field(default_factory=list)
     harness_gave_up: int = 0
@@ -87,22 +89,62 @@ class Run:
         Example:
             >>> Run(Path("."), "m", "m", "", [], errors=2).incomplete
             '2 instances ended in error (no model response)'
-            >>> Run(Path("."), "m", "m", "", [], {"complete": False, "aborted": "x"}).incomplete
+            >>> stopped = RunSummary(complete=False, aborted="x")
+            >>> Run(Path("."), "m", "m", "", [], stopped).incomplete
             'the run stopped early: x'
-            >>> Run(Path("."), "m", "m", "", [{}], {"counts": {"selected": 1}}).incomplete is None
+            >>> done = RunSummary.model_validate({"complete": True, "counts": {"selected": 1}})
+            >>> Run(Path("."), "m", "m", "", [{}], done).incomplete is None
             True
         """
-        summary = self.summary or {}
+        summary = self.summary
         parts = []
         if self.errors:
             parts.append(f"{self.errors} instances ended in error (no model response)")
-        if summary.get("aborted"):
-            parts.append(f"the run stopped early: {summary['aborted']}")
-        counts = summary.get("counts")
-        selected = counts.get("selected") if isinstance(counts, dict) else None
+        if summary is not None and summary.aborted:
+            parts.append(f"the run stopped early: {summary.aborted}")
+        selected = summary.counts.selected if summary is not None else None
         done = len(self.records) + self.errors
-        if isinstance(selected, int) and selected > done:
+        if selected is not None and selected > done:
             parts.append(f"{selected - done} of {selected} selected instances have no result")
-        if not parts and summary.get("complete") is False:
+        # ``complete`` is checked only where the summary says so (an older one may not).
+        said = summary is not None and "complete" in summary.model_fields_set
+        if not parts and said and summary is not None and not summary.complete:
             parts.append("its summary.json says it is incomplete")
         return "; ".join(parts) or None
+
+
+def run_model_and_mode(
+    settings: Mapping[str, Any] | None,
+    mode: str | None,
+    summary: RunSummary | None,
+    folder: Path,
+) -> tuple[str, str]:
+    """A run's model and mode, as every run source names them.
+
+    The run's results say (``settings.model`` and ``mode`` of the first one); a folder
+    without results falls back on its ``summary.json``, then on the folder's name and
+    ``""``.
+
+    Args:
+        settings: The first result's generation settings (None: no result).
+        mode: The first result's mode (None: no result).
+        summary: The run's ``summary.json`` (None when absent).
+        folder: The run folder.
+
+    Returns:
+        ``(model, mode)``.
+
+    Example:
+        >>> run_model_and_mode({"model": "m"}, "cot", None, Path("runs/x"))
+        ('m', 'cot')
+        >>> s = RunSummary(mode="direct", settings={"model": "q"})
+        >>> run_model_and_mode(None, None, s, Path("runs/x"))
+        ('q', 'direct')
+        >>> run_model_and_mode(None, None, None, Path("runs/x"))
+        ('x', '')
+    """
+    found = settings.get("model") if settings else None
+    if not found and summary is not None and summary.settings:
+        found = summary.settings.get("model")
+    the_mode = mode or (summary.mode if summary is not None else None) or ""
+    return str(found or folder.resolve().name), str(the_mode)

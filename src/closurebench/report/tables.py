@@ -715,7 +715,7 @@ def run_status(run: Run) -> str:
         '1 answered, 0 errors (1 recorded wrong: the harness died handling the reply)'
     """
     text = f"{len(run.records)} answered, {run.errors} errors"
-    outside = ((run.summary or {}).get("counts") or {}).get("outside_selection") or 0
+    outside = (run.summary.counts.outside_selection if run.summary else None) or 0
     if outside:
         text += f" ({outside} results outside the last command's selection left out)"
     if run.harness_gave_up:

@@ -52,7 +52,9 @@ from typing import Any
 from closurebench import __version__
 from closurebench.errors import ClosureBenchError, DatasetFileError
 from closurebench.report.aggregate import NAMING_ORDER, ReportError
+from closurebench.report.run import run_model_and_mode
 from closurebench.schema.results import ResultRecord
+from closurebench.schema.summary import RunSummary
 
 __all__ = [
     "FACETS",
@@ -134,7 +136,7 @@ class ViewRun:
     path: Path
     label: str
     info: dict[str, Any]
-    summary: dict[str, Any] | None
+    summary: RunSummary | None
     records: list[ResultRecord]
     dataset: int | None = None
     notes: list[str] = field(default_factory=list)
@@ -142,19 +144,23 @@ class ViewRun:
 
     @property
     def model(self) -> str:
-        """The model name: ``run.json``'s, else the records' settings, else the folder name."""
-        found = self.info.get("model") or (self.summary or {}).get("model")
-        if not found:
-            found = next((r.settings.get("model") for r in self.records if r.settings), None)
-        return str(found or self.path.resolve().name)
+        """The model name: ``run.json``'s, else the results' (as the report names it)."""
+        found = self.info.get("model")
+        return str(found) if found else self._identity[0]
 
     @property
     def mode(self) -> str:
-        """The evaluation mode (``""`` when nothing records it)."""
-        found = self.info.get("mode") or (self.summary or {}).get("mode")
-        if not found:
-            found = next((r.mode for r in self.records if r.mode), "")
-        return str(found)
+        """The evaluation mode: ``run.json``'s, else the results' (``""``: nothing says)."""
+        found = self.info.get("mode")
+        return str(found) if found else self._identity[1]
+
+    @property
+    def _identity(self) -> tuple[str, str]:
+        first = self.records[0] if self.records else None
+        return run_model_and_mode(
+            first.settings if first else None, first.mode if first else None,
+            self.summary, self.path,
+        )  # fmt: skip
 
 
 @dataclass
@@ -222,6 +228,20 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     return loaded if isinstance(loaded, dict) else None
 
 
+def _read_summary(path: Path) -> RunSummary | None:
+    """``summary.json`` through its typed definition, as the report reads it (None: absent).
+
+    Raises:
+        ViewError: The file is not JSON or not a ``summary.json`` record (names the field).
+    """
+    from closurebench.evaluate.records import read_summary
+
+    try:
+        return read_summary(path)
+    except ClosureBenchError as exc:
+        raise ViewError(str(exc)) from None
+
+
 def _run_folders_below(path: Path) -> list[str]:
     """Sub-folders of ``path`` that hold a ``results.jsonl`` (for the error's hint)."""
     try:
@@ -258,7 +278,7 @@ def _run_folder(path: Path) -> Path:
     return path
 
 
-def _read_records(folder: Path, summary: dict[str, Any] | None) -> tuple[list[ResultRecord], int]:
+def _read_records(folder: Path, summary: RunSummary | None) -> tuple[list[ResultRecord], int]:
     """The typed results of ``folder`` (the summary's selection only), and how many were left out.
 
     Raises:
@@ -266,8 +286,8 @@ def _read_records(folder: Path, summary: dict[str, Any] | None) -> tuple[list[Re
     """
     from closurebench.evaluate.records import iter_result_records
 
-    listed = (summary or {}).get("selected_ids")
-    selection = {str(i) for i in listed} if isinstance(listed, list) else None
+    listed = summary.selected_ids if summary is not None else None
+    selection = set(listed) if listed is not None else None
     records: list[ResultRecord] = []
     outside = 0
     try:
@@ -370,7 +390,7 @@ def load_view_runs(
     runs: list[ViewRun] = []
     for folder in folders:
         info = _read_json(folder / "run.json") or {}
-        summary = _read_json(folder / "summary.json")
+        summary = _read_summary(folder / "summary.json")
         records, outside = _read_records(folder, summary)
         run = ViewRun(folder, "", info, summary, records)
         if outside:
@@ -643,8 +663,8 @@ def _run_card(run: ViewRun, datasets: Sequence[ViewDataset]) -> str:
         f"{_plural(acc['results'], 'result')} · {acc['answered']} answered · "
         f"{_plural(acc['errors'], 'error')}"
     )
-    selected = ((run.summary or {}).get("counts") or {}).get("selected")
-    if isinstance(selected, int) and selected > acc["results"]:
+    selected = run.summary.counts.selected if run.summary is not None else None
+    if selected is not None and selected > acc["results"]:
         counts += f" · {selected - acc['results']} of {selected} selected have no result"
     rows.append(("counts", e(counts)))
     accuracy = (
@@ -659,8 +679,8 @@ def _run_card(run: ViewRun, datasets: Sequence[ViewDataset]) -> str:
     )
     rows.append(("outcomes", chips or "—"))
     notes = list(run.notes)
-    if (run.summary or {}).get("aborted"):
-        notes.append(f"the run stopped early: {(run.summary or {})['aborted']}")
+    if run.summary is not None and run.summary.aborted:
+        notes.append(f"the run stopped early: {run.summary.aborted}")
     body = "".join(f"<dt>{k}</dt><dd>{v}</dd>" for k, v in rows)
     notes_html = "".join(f'<p class="note">{e(n)}</p>' for n in notes)
     return (
