@@ -67,7 +67,7 @@ def build_report(
         rel.append(f"figures/{name}.png")
     md_path = out_dir / "report.md"
     html_path = out_dir / "report.html"
-    md_path.write_text(render_markdown(runs, rel, extra), encoding="utf-8")
-    tables = {**all_tables(runs), **extra}
-    html_path.write_text(render_html(runs, tables, figures), encoding="utf-8")
+    own = all_tables(runs)  # once: the Markdown and the HTML show the same tables
+    md_path.write_text(render_markdown(runs, rel, extra, tables=own), encoding="utf-8")
+    html_path.write_text(render_html(runs, {**own, **extra}, figures), encoding="utf-8")
     return md_path, html_path

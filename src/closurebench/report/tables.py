@@ -779,6 +779,8 @@ def render_markdown(
     runs: Sequence[Run],
     figures: Sequence[str] = (),
     extra: Mapping[str, Sequence[Table]] | None = None,
+    *,
+    tables: Mapping[str, Sequence[Table]] | None = None,
 ) -> str:
     """The whole Markdown report.
 
@@ -786,14 +788,17 @@ def render_markdown(
         runs: Loaded runs, shown side by side.
         figures: Relative paths of figure files to link (optional).
         extra: More sections, ``{heading: tables}``, after the runs' own (optional).
+        tables: The runs' own sections, when the caller has computed them
+            (:func:`all_tables`; computed here when None).
     """
     parts = ["# ClosureBench evaluation report", "", "## Runs", "", run_list_markdown(runs), ""]
     for note in (unsafe_note(runs), incomplete_note(runs)):
         if note:
             parts += [f"> **Warning.** {md_escape(note)}", ""]
-    for suite, tables in {**all_tables(runs), **(extra or {})}.items():
+    own = all_tables(runs) if tables is None else tables
+    for suite, section in {**own, **(extra or {})}.items():
         parts += [f"## {suite}", ""]
-        for table in tables:
+        for table in section:
             parts += [table.to_markdown(), ""]
     if figures:
         parts += ["## Figures", ""]
