@@ -27,9 +27,11 @@ JSON), ``info`` (``ground_truth``: the instance record as JSON, ``record_id``, `
 Program modes are not offered (:func:`closurebench.train.rlenv.check_mode`).
 
 Versions: the classic API (``SingleTurnEnv``, ``MultiTurnEnv``, ``Rubric``) of
-``verifiers>=0.1.14,<0.2``. ``verifiers`` 0.4 is the ``verifiers.v1`` rewrite (tasksets,
-harnesses) without these classes, and it needs ``openai<3``, which closurebench's
-``openai>=3.57`` excludes; :func:`require_verifiers` says so in one line.
+``verifiers>=0.1.14,<0.2``, the ``verifiers`` extra (``uv sync --extra verifiers``).
+verifiers 0.1 caps ``datasets`` below 4.7 and trl (the ``train`` extra) needs 4.7 or
+later, so the two extras are declared conflicting and live in separate environments.
+``verifiers`` 0.4 is the ``verifiers.v1`` rewrite (tasksets, harnesses) without these
+classes; :func:`require_verifiers` says so in one line.
 """
 
 from __future__ import annotations
@@ -75,7 +77,11 @@ def require_verifiers() -> Any:
     Raises:
         ConfigError: one line naming what is missing and the install command.
     """
-    hint = f"install it with `uv pip install '{VERIFIERS_SPEC}'`"
+    hint = (
+        "install it with `uv sync --extra verifiers` (an environment without the train "
+        f"extra: verifiers 0.1 needs datasets<4.7, trl needs >=4.7) or `uv pip install "
+        f"'{VERIFIERS_SPEC}'`"
+    )
     if importlib.util.find_spec("verifiers") is None:
         raise ConfigError(f"the verifiers environment needs the `verifiers` package; {hint}")
     vf = importlib.import_module("verifiers")
