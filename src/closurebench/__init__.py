@@ -8,7 +8,12 @@ ClosureBench's reference answers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the lazy public API, typed for checkers
+    from closurebench.dataset import create_dataset, score_answer
+    from closurebench.generate.closure import generate_split
+    from closurebench.generate.io import load_instances
 
 __version__ = "0.2.0"
 

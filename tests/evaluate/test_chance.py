@@ -48,7 +48,7 @@ def test_chance_answers_are_well_typed(
 
 
 def test_random_is_deterministic_and_uniform_over_types(splits: dict[str, Path]) -> None:
-    records = closurebench.load_instances(splits["closure"])
+    records = closurebench.load_instances(splits["closure"], suite="closure")
     first = [random_answer(r) for r in records]
     assert first == [random_answer(r) for r in records]
     booleans = [a for r, a in zip(records, first, strict=True) if r.result_type == "boolean"]

@@ -23,13 +23,13 @@ def _results(out: Path) -> list[dict[str, Any]]:
 
 def test_grit_eval_end_to_end_over_http(fake_openai: Any, tmp_path: Path) -> None:
     path, _, _ = write_split(GritConfig(split="test", seed=3, count=6, n_max=12), tmp_path / "d")
-    records = closurebench.load_instances(path)
+    records = closurebench.load_instances(path, suite="grit")
     by_q = {r.question: r for r in records}
 
     def step(body: dict[str, Any]) -> Any:
         rec = by_q[body["messages"][-1]["content"]]
         answer = rec.answer
-        text = ", ".join(answer) if isinstance(answer, list) else str(answer)
+        text = ", ".join(map(str, answer)) if isinstance(answer, list) else str(answer)
         if rec.view.endswith("/random"):
             text = "I am not sure."  # no answer block at all
         elif rec.view.endswith("/mixed"):

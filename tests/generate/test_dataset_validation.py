@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from closurebench.cli import app
-from closurebench.errors import DatasetFileError
+from closurebench.errors import ConfigError, DatasetFileError
 from closurebench.generate.io import load_instances, read_manifest, write_jsonl
 from closurebench.schema import parse_instance
 
@@ -197,6 +197,18 @@ def test_good_files_load_and_nullable_fields_stay_nullable(tmp_path: Path) -> No
     path = tmp_path / "ok.jsonl"
     path.write_bytes(_lines(*CLOSURE, *GRIT))
     assert [r.id for r in load_instances(path)] == [r["id"] for r in CLOSURE + GRIT]
+
+
+def test_a_suite_can_be_required(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(_lines(*CLOSURE, *GRIT))
+    only = tmp_path / "closure.jsonl"
+    only.write_bytes(_lines(*CLOSURE))
+    assert [r.id for r in load_instances(only, suite="closure")] == [r["id"] for r in CLOSURE]
+    with pytest.raises(DatasetFileError, match=r"a grit record where closure records are expe"):
+        load_instances(path, suite="closure")
+    with pytest.raises(ConfigError, match="suite 'closur' is not"):
+        load_instances(only, suite="closur")  # type: ignore[call-overload]
 
 
 def test_a_utf8_bom_is_not_an_error(tmp_path: Path) -> None:

@@ -186,7 +186,7 @@ def test_grapharena_fixture_imports_and_reports_the_corrupted_reference(
     tmp_path: Path, arena: Path
 ) -> None:
     data, report, dis = _import(tmp_path, arena)
-    records = closurebench.load_instances(data)
+    records = closurebench.load_instances(data, suite="grit")
     assert [r.task for r in records] == ["shortest_path", "vertex_cover", "tsp", "tsp"]
     assert {(r.split, r.form, r.naming) for r in records} == {
         ("grapharena", "realistic", "semantic")
@@ -210,7 +210,7 @@ def test_grapharena_fixture_imports_and_reports_the_corrupted_reference(
     dist = by_id["grapharena:Distance_hard.pkl#0"]
     assert dist.answer == 3 and not dist.graph.weighted and not dist.graph.directed
     assert dist.names == ["Rhine", "Basel", "Lake Constance", "Alps", "Mainz"]
-    assert [dist.names[dist.params[k]] for k in ("source", "target")] == ["Mainz", "Alps"]
+    assert [dist.names[int(str(dist.params[k]))] for k in ("source", "target")] == ["Mainz", "Alps"]
     assert dist.scenario == "grapharena/knowledge-graph/hard"
     mvc = by_id["grapharena:MVC_easy.pkl#0"]
     assert mvc.answer == 2 and "Fiendship" in mvc.question
@@ -232,7 +232,7 @@ def test_the_import_is_deterministic(tmp_path: Path, arena: Path) -> None:
 
 def test_eval_direct_runs_on_the_import_and_report_shows_it(tmp_path: Path, arena: Path) -> None:
     data, _, _ = _import(tmp_path, arena)
-    records = closurebench.load_instances(data)
+    records = closurebench.load_instances(data, suite="grit")
     script = tmp_path / "script.json"
     script.write_text(json.dumps({r.question: f"<answer>{r.answer}</answer>" for r in records}))
     out = tmp_path / "run"

@@ -37,7 +37,7 @@ def _import(tmp_path: Path, bench: str) -> tuple[Path, dict[str, Any], list[dict
 
 def test_nlgraph_fixture_imports_and_reports_the_corrupted_references(tmp_path: Path) -> None:
     data, report, dis = _import(tmp_path, "nlgraph")
-    records = closurebench.load_instances(data)
+    records = closurebench.load_instances(data, suite="grit")
     assert [r.split for r in records] == ["nlgraph"] * 3
     assert {r.task for r in records} == {"shortest_path"}
     assert report["records"] == 3 and report["agree"] == 1 and report["disagreements"] == 2
@@ -59,7 +59,7 @@ def test_nlgraph_fixture_imports_and_reports_the_corrupted_references(tmp_path: 
 
 def test_greal_fixture_imports_and_reports_the_corrupted_colouring(tmp_path: Path) -> None:
     data, report, dis = _import(tmp_path, "g-real")
-    records = closurebench.load_instances(data)
+    records = closurebench.load_instances(data, suite="grit")
     assert sorted(r.task for r in records) == [
         "graph_coloring",
         "graph_coloring",
@@ -118,7 +118,7 @@ def test_eval_direct_and_agent_run_on_the_import_and_report_shows_it(
     tmp_path: Path, bench: str
 ) -> None:
     data, _, _ = _import(tmp_path / "d", bench)
-    records = closurebench.load_instances(data)
+    records = closurebench.load_instances(data, suite="grit")
     runs = []
     for mode, script in (("direct", _script(records)), ("agent", _agent_script(records))):
         path = tmp_path / f"{mode}.json"

@@ -34,9 +34,9 @@ import json
 import os
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
-from closurebench.errors import DatasetFileError
+from closurebench.errors import ConfigError, DatasetFileError
 from closurebench.jsonl import canonical_json, clean, iter_objects, write_lines
 from closurebench.schema import ClosureInstance, GritInstance, instance_schema, parse_instance
 
@@ -218,13 +218,53 @@ def iter_instances(path: str | Path) -> Iterator[AnyInstance]:
 _RESULT_KEYS = frozenset({"outcome", "response", "settings"})
 
 
-def load_instances(path: str | Path) -> list[AnyInstance]:
+@overload
+def load_instances(path: str | Path, suite: Literal["closure"]) -> list[ClosureInstance]: ...
+@overload
+def load_instances(path: str | Path, suite: Literal["grit"]) -> list[GritInstance]: ...
+@overload
+def load_instances(path: str | Path, suite: None = None) -> list[AnyInstance]: ...
+
+
+def load_instances(path: str | Path, suite: str | None = None) -> list[Any]:
     """All typed records of a JSONL dataset file (see :func:`iter_instances`).
 
+    Args:
+        path: The dataset file.
+        suite: ``closure`` or ``grit`` to require that suite's records (the result is
+            then typed as that suite's instances); None takes either.
+
     Raises:
-        DatasetFileError: as :func:`iter_instances`, and for a file without records.
+        DatasetFileError: as :func:`iter_instances`; for a file without records; for a
+            record of another suite than ``suite`` (naming its line).
+        ConfigError: ``suite`` is not ``closure``, ``grit`` or None.
+
+    Example:
+        >>> import os, tempfile
+        >>> import closurebench
+        >>> out = tempfile.mkdtemp()
+        >>> _ = closurebench.generate_split("heldout", seed=1, count=2, out=out)
+        >>> path = os.path.join(out, "closure-heldout.jsonl")
+        >>> [type(r).__name__ for r in load_instances(path, suite="closure")]
+        ['ClosureInstance', 'ClosureInstance']
+        >>> try:
+        ...     load_instances(path, suite="grit")
+        ... except DatasetFileError as exc:
+        ...     print(exc)  # doctest: +ELLIPSIS
+        /...: record '...': a closure record where grit records are expected; pass a grit ...
     """
-    records = list(iter_instances(path))
+    if suite not in (None, "closure", "grit"):
+        raise ConfigError(f"suite {suite!r} is not 'closure', 'grit' or None")
+    records: list[AnyInstance] = []
+    for record in iter_instances(path):
+        found = record.suite.value
+        if suite is not None and found != suite:
+            raise DatasetFileError(
+                f"{path}: record {record.id!r}: a {found} record where {suite} records are "
+                f"expected; pass a {suite} dataset (`closurebench generate {suite}`), or "
+                "load the file without suite="
+            )
+        records.append(record)
     if not records:
         raise DatasetFileError(
             f"dataset file {str(path)!r} holds no records; generate one with "
