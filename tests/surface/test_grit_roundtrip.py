@@ -16,6 +16,8 @@ from closurebench.surface.grit import scenarios
 from closurebench.surface.grit.naming import NAMINGS
 from closurebench.surface.grit.reader import ReadError, RoundTripError, certify, read, read_view
 from closurebench.surface.grit.render import FORMS, render
+from closurebench.surface.grit.scenarios import bfs as bfs_wording
+from closurebench.surface.grit.scenarios import frames as F
 from closurebench.tasks.grit import CENTRALITIES
 
 SEEDS = (0, 1, 2)
@@ -200,6 +202,18 @@ def test_reader_rejects_ambiguous_or_broken_text() -> None:
         read(doubled, "vertex_cover", "vc_social_liaisons")
     with pytest.raises(ReadError, match="node declaration"):
         read("Nothing to see here.", "vertex_cover", "vc_social_liaisons")
+    # Another task's query sentences are read, and refused, not skipped.
+    vocab = scenarios.get("vc_social_liaisons").vocabulary()
+    order = F.BFS_ORDER["alphabetical"].format(**vocab)
+    rule = bfs_wording.QUERY.order_rule[0].format(**vocab, order=order)  # type: ignore[index]
+    with pytest.raises(ReadError, match="should not state a BFS neighbour order"):
+        read(q.question + "\n" + rule, "vertex_cover", "vc_social_liaisons")
+    s = GritStructure("centrality", 3, False, False, [(0, 1), (1, 2)], {"centrality": "degree"})
+    cen = render(s, "cen_airport_hubs", "standard", "semantic", rng(1)).question
+    wrong = cen.replace("Degree centrality counts", "Betweenness centrality counts")
+    assert wrong != cen
+    with pytest.raises(ReadError, match="definition given is"):
+        read(wrong, "centrality", "cen_airport_hubs")
 
 
 def test_spot_checks_of_rules_kinds_and_directions() -> None:

@@ -8,8 +8,9 @@ import pytest
 
 from closurebench.errors import ConfigError
 from closurebench.surface.grit import scenarios
-from closurebench.surface.grit.scenarios.base import Scenario, check_name
+from closurebench.surface.grit.scenarios.base import QueryWording, Scenario, check_name
 from closurebench.surface.grit.scenarios.names import POOLS
+from closurebench.tasks.grit import CENTRALITIES
 from closurebench.tasks.grit import GRIT_TASKS as TASKS
 
 PAPER_TABLE_8 = {
@@ -68,3 +69,27 @@ def test_unknown_ids_and_bad_templates_fail_clearly() -> None:
     sp_fields = {f: getattr(sp, f) for f in sp.__dataclass_fields__}
     with pytest.raises(ConfigError, match="starts with a name"):
         Scenario(**(sp_fields | {"opening": ("{s} is where I start.",)}))
+
+
+def test_a_tasks_query_wording_lives_in_its_scenario_module() -> None:
+    from closurebench.surface.grit.scenarios import bfs, centrality, frames
+
+    cen = scenarios.get("cen_airport_hubs")
+    assert cen.query is centrality.QUERY and cen.query.slot("centrality") == "kind"
+    assert {v for v, _ in cen.query.definitions} == set(CENTRALITIES)
+    assert all(s.query is bfs.QUERY for s in scenarios.for_task("bfs"))
+    assert not hasattr(frames, "CENTRALITY_NOTE") and set(frames.PARAM_SLOT) == {"source", "target"}
+    fields = {f: getattr(cen, f) for f in cen.__dataclass_fields__}
+    with pytest.raises(ConfigError, match="definitions are needed exactly when"):
+        Scenario(**(fields | {"query": QueryWording(slots=(("centrality", "kind"),))}))
+    with pytest.raises(ConfigError, match="'centrality' has no template slot"):
+        Scenario(**(fields | {"query": QueryWording(definitions=centrality.QUERY.definitions)}))
+    reserved = QueryWording(slots=(("centrality", "s"),), definitions=cen.query.definitions)
+    with pytest.raises(ConfigError, match=r"query slot \{s\} is a slot the renderer fills"):
+        Scenario(**(fields | {"query": reserved}))
+    b = scenarios.get("bfs_cave_exploration")
+    b_fields = {f: getattr(b, f) for f in b.__dataclass_fields__}
+    with pytest.raises(ConfigError, match="an order rule is needed exactly when"):
+        Scenario(**(b_fields | {"query": QueryWording()}))
+    with pytest.raises(ConfigError, match="no definition of 'eigenvector'"):
+        cen.query.definition("eigenvector")

@@ -5,8 +5,8 @@ are split into one-sentence patterns (literal pieces and slots). A pattern is ma
 against a sentence by full backtracking over the *declared* names, so every reading is
 found: zero readings means the sentence is not part of the grammar, two or more mean it
 is ambiguous. Slots read names and aliases (numeric names as ``"<noun> <number>"``),
-weights with the scenario's unit, centrality kinds, BFS order phrases, aliases in quotes
-and node lists.
+weights with the scenario's unit, defined values (centrality kinds), BFS order phrases,
+aliases in quotes and node lists.
 
 This module belongs to the reader and shares no code with the renderer.
 
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from closurebench.errors import ClosureBenchError
+from closurebench.surface.grit import scenarios as registry
 from closurebench.surface.grit.scenarios import frames as F
 from closurebench.surface.grit.scenarios.base import Scenario
-from closurebench.tasks.grit import CENTRALITIES
 
 __all__ = [
     "Pattern",
@@ -102,6 +102,10 @@ class Slots:
         unit = re.escape(sc.unit or "{w}").replace(re.escape("{w}"), r"(?P<w>\d+)")
         self.unit = re.compile(unit.replace(re.escape("{pl}"), r"(?P<pl>s?)"))
         self.orders = {rule: _expand(phrase, vocab) for rule, phrase in F.BFS_ORDER.items()}
+        # The values a non-node query slot can take: its parameter's defined values.
+        self.values = {
+            slot: tuple(v for v, _ in sc.query.definitions) for _, slot in sc.query.slots
+        }
 
     def ref(self, text: str, pos: int):
         if self.noun is not None:
@@ -126,10 +130,10 @@ class Slots:
             m = _DIGITS.match(text, pos)
             if m:
                 yield m.group(0), m.end()
-        elif key == "kind":
-            for kind in CENTRALITIES:
-                if text.startswith(kind, pos):
-                    yield kind, pos + len(kind)
+        elif key in self.values:
+            for value in self.values[key]:
+                if text.startswith(value, pos):
+                    yield value, pos + len(value)
         elif key == "order":
             for rule, phrase in self.orders.items():
                 if text.startswith(phrase, pos):
@@ -239,9 +243,13 @@ def _unit_templates(sc: Scenario) -> list[tuple[str, object, str]]:
         add("direction", directed, [text])
     for directed, texts in F.DIRECTION_REALISTIC.items():
         add("direction", directed, texts)
-    add("rule", None, (F.BFS_RULE_STANDARD, F.BFS_RULE_REALISTIC))
-    for kind, text in F.CENTRALITY_NOTE.items():
-        add("kind", kind, [text])
+    # Every task's order rules and definitions, not only this one's: such a sentence in
+    # another task's question is read, and refused, rather than skipped.
+    wordings = registry.query_wordings()
+    add("rule", None, [t for q in wordings if q.order_rule for t in q.order_rule])
+    for q in wordings:
+        for value, text in q.definitions:
+            add("definition", value, [text])
     add("instruction", None, tuple(F.INSTRUCTION.values()))
     return items
 

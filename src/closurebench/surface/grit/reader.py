@@ -12,7 +12,7 @@ own terms:
    matches exactly one declared name or alias (numeric names as ``"<noun> <number>"``),
    a weight slot matches the scenario's unit ("4 ms", "$7", "1 minute") with plural
    agreement checked; an edge sentence yields an edge, the question yields the parameters,
-   notes yield direction, BFS rule and centrality kind;
+   notes yield direction, BFS rule and the defined parameter (centrality kind);
 5. refuse anything ambiguous or inconsistent: a unit that parses two ways (tried with the
    name alternatives longest-first and shortest-first), a duplicated edge, a unit that
    matches no template but mentions two or more nodes, disagreeing parameters, a missing
@@ -167,7 +167,9 @@ def read_view(
 
     edges: dict[tuple[int, int], int] = {}
     kinds: set[tuple[bool, bool]] = set()
-    found: dict[str, list] = {"ask": [], "params": [], "direction": [], "rule": [], "kind": []}
+    found: dict[str, list] = {
+        "ask": [], "params": [], "direction": [], "rule": [], "definition": []
+    }  # fmt: skip
     ignored: list[str] = []
     for i, unit in enumerate(units):
         if i == decl_i or i in alias_units:
@@ -196,16 +198,17 @@ def read_view(
             if pat.role == "ask":
                 found["ask"].append(pat.info)
             params: dict[str, object] = {k: node(gd[k], unit) for k in ("s", "t") if k in gd}
-            if "kind" in gd:
-                params["kind"] = gd["kind"]
+            for _, slot in sc.query.slots:  # the non-node query parameters
+                if slot in gd:
+                    params[slot] = gd[slot]
             if params:
                 found["params"].append((pat.role, params))
         elif pat.role == "direction":
             found["direction"].append(pat.info)
         elif pat.role == "rule":
             found["rule"].append(gd["order"])
-        elif pat.role == "kind":
-            found["kind"].append(pat.info)
+        elif pat.role == "definition":
+            found["definition"].append(pat.info)
     return _assemble(sc, declared, kind, alias_names, edges, kinds, found, names, ignored)
 
 
@@ -265,12 +268,13 @@ def _assemble(sc, declared, kind, alias_names, edges, kinds, found, names, ignor
     if "t" in merged:
         params["target"] = merged["t"]
     if spec.defined_param is not None:
-        if found["kind"] != [merged.get("kind")]:
+        slot = sc.query.slot(spec.defined_param)
+        if found["definition"] != [merged.get(slot)]:
             raise ReadError(
-                f"the question asks for {merged.get('kind')!r} {spec.defined_param} but the "
-                f"definition given is {found['kind']}"
+                f"the question asks for {merged.get(slot)!r} {spec.defined_param} but the "
+                f"definition given is {found['definition']}"
             )
-        params[spec.defined_param] = merged["kind"]
+        params[spec.defined_param] = merged[slot]
     tie_break = _check_rule(sc, found, kind, declared)
 
     n = len(declared)

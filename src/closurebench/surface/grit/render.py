@@ -168,20 +168,20 @@ class _Writer:
             ask = self.pick(sc.ask_plain) if realistic else sc.ask_standard_plain
         else:
             ask = self.pick(sc.ask) if realistic else sc.ask_standard
-        out = [self.fill(ask, **_param_slots(s))]
-        if task.states_neighbour_order:
+        out = [self.fill(ask, **_param_slots(sc, s))]
+        if sc.query.order_rule is not None:
             order = self.fill(F.BFS_ORDER[self.nm.rule])
-            rule = F.BFS_RULE_REALISTIC if realistic else F.BFS_RULE_STANDARD
+            rule = sc.query.order_rule[1 if realistic else 0]
             out.append(self.fill(rule, order=order))
         if task.defined_param is not None:
-            out.append(self.fill(F.CENTRALITY_NOTE[s.param(task.defined_param)]))
+            out.append(self.fill(sc.query.definition(str(s.param(task.defined_param)))))
         out.append(self.fill(F.INSTRUCTION[(task.answer_form, self.nm.numeric)]))
         return out
 
 
-def _param_slots(s: GritStructure) -> dict[str, object]:
+def _param_slots(sc: Scenario, s: GritStructure) -> dict[str, object]:
     """The structure's query parameters by the template slot that states them."""
-    return {F.PARAM_SLOT[key]: value for key, value in s.params}
+    return {sc.query.slot(key): value for key, value in s.params}
 
 
 def _edge_templates(sc: Scenario, s: GritStructure) -> tuple[str, ...]:
@@ -215,7 +215,7 @@ def _standard(s: GritStructure, w: _Writer) -> str:
 
 def _realistic(s: GritStructure, w: _Writer) -> str:
     sc, g = w.sc, w.g
-    opening = w.fill(w.pick(sc.opening), **_param_slots(s))
+    opening = w.fill(w.pick(sc.opening), **_param_slots(sc, s))
     head = [opening, w.declaration(True), *w.alias_sentences(True)]
     notes = {  # the realistic form states the weight's meaning in its edge sentences
         GraphNote.DIRECTION: F.DIRECTION_REALISTIC[s.directed],

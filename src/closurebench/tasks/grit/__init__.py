@@ -5,7 +5,9 @@ wording hooks of its questions, the graph-tool problem the reference agent calls
 NetworkX line of the reference program, the judgement of answers) is a method or
 attribute of a :class:`GritTask` subclass; callers reach it only through this table (or
 :func:`get`), so adding a task is one module plus one line here (and its scenario module
-in :mod:`closurebench.surface.grit.scenarios`, named after the task).
+in :mod:`closurebench.surface.grit.scenarios`, named after the task, with its scenarios'
+wording; a task whose query has a parameter that is not a node, or that states a
+neighbour order, gives that wording there too, as a ``QueryWording``).
 
 Example:
     >>> list(GRIT_TASKS)

@@ -26,11 +26,20 @@ import importlib
 from collections.abc import Iterable
 
 from closurebench.errors import ConfigError
-from closurebench.surface.grit.scenarios.base import SPLITS, Scenario
+from closurebench.surface.grit.scenarios.base import SPLITS, QueryWording, Scenario
 from closurebench.surface.grit.scenarios.names import POOLS
 from closurebench.tasks.grit import GRIT_TASKS
 
-__all__ = ["SCENARIOS", "Scenario", "for_task", "get", "in_distribution", "ood"]
+__all__ = [
+    "SCENARIOS",
+    "QueryWording",
+    "Scenario",
+    "for_task",
+    "get",
+    "in_distribution",
+    "ood",
+    "query_wordings",
+]
 
 
 def _module_scenarios(task: str) -> tuple[Scenario, ...]:
@@ -114,6 +123,16 @@ def for_task(task: str, split: str | None = None) -> tuple[Scenario, ...]:
     return tuple(
         s for s in SCENARIOS.values() if s.task == task and (split is None or s.split == split)
     )
+
+
+def query_wordings() -> tuple[QueryWording, ...]:
+    """The distinct query wordings of every scenario, in registry order.
+
+    Example:
+        >>> [q.slots for q in query_wordings() if q.slots]
+        [(('centrality', 'kind'),)]
+    """
+    return tuple(dict.fromkeys(s.query for s in SCENARIOS.values()))
 
 
 def in_distribution() -> tuple[Scenario, ...]:

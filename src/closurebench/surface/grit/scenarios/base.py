@@ -31,7 +31,7 @@ from closurebench.surface.grit.scenarios.frames import PARAM_SLOT
 from closurebench.surface.grit.scenarios.names import POOLS, extend
 from closurebench.tasks.grit import GRIT_TASKS, GraphTrait, GritTask
 
-__all__ = ["SPLITS", "Scenario", "check_name"]
+__all__ = ["SPLITS", "QueryWording", "Scenario", "check_name"]
 
 SPLITS = ("in_distribution", "ood")
 
@@ -61,6 +61,70 @@ def check_name(name: str) -> str | None:
     return None
 
 
+#: Slots the reader reads as something else (a query parameter's slot must not be one).
+_RESERVED_SLOTS = frozenset({"a", "b", "s", "t", "w", "wt", "n", "last", "order", "alias"})
+
+
+@dataclass(frozen=True)
+class QueryWording:
+    """What a task's questions state about the query beyond the ask, in a scenario's words.
+
+    A task's scenario module defines it once and gives it to each of its scenarios
+    (``Scenario(query=...)``), so a task with a new kind of query parameter brings its
+    wording along: the template slot that names the parameter in the ask, the sentence
+    that defines each of its values (the task's ``defined_param``), and the sentences that
+    state a neighbour order (``states_neighbour_order``). Pairs, not dicts, so that a
+    scenario stays hashable.
+
+    Attributes:
+        slots: ``(parameter, slot)`` for each query parameter that is not a node (the node
+            parameters ``source`` and ``target`` always read ``{s}`` and ``{t}``).
+        definitions: ``(value, sentence)`` per value of the task's ``defined_param``.
+        order_rule: The standard and realistic sentence stating the neighbour order
+            (slots ``{a_node}``, ``{node}``, ``{adjacent}``, ``{order}``), or None.
+
+    Example:
+        >>> q = QueryWording(slots=(("centrality", "kind"),),
+        ...                  definitions=(("degree", "Degree counts {edges}."),))
+        >>> q.slot("centrality"), q.slot("source"), q.definition("degree")
+        ('kind', 's', 'Degree counts {edges}.')
+    """
+
+    slots: tuple[tuple[str, str], ...] = ()
+    definitions: tuple[tuple[str, str], ...] = ()
+    order_rule: tuple[str, str] | None = None
+
+    def slot(self, param: str) -> str:
+        """The template slot that states query parameter ``param``.
+
+        Raises:
+            ConfigError: ``param`` has no slot (name it in ``slots``).
+        """
+        if param in PARAM_SLOT:
+            return PARAM_SLOT[param]
+        for name, slot in self.slots:
+            if name == param:
+                return slot
+        raise ConfigError(
+            f"query parameter {param!r} has no template slot; add ({param!r}, SLOT) to the "
+            "scenario module's QueryWording(slots=...)"
+        )
+
+    def definition(self, value: str) -> str:
+        """The sentence defining ``value`` of the task's defined parameter.
+
+        Raises:
+            ConfigError: ``value`` has no definition.
+        """
+        for name, text in self.definitions:
+            if name == value:
+                return text
+        raise ConfigError(
+            f"no definition of {value!r}; the scenario module's QueryWording(definitions=...) "
+            f"defines {[n for n, _ in self.definitions]}"
+        )
+
+
 @dataclass(frozen=True)
 class Scenario:
     """One scenario of one task (see module docstring; slots in ``frames``).
@@ -86,6 +150,9 @@ class Scenario:
         links_plain, arcs, arcs_plain, ask_standard_plain, ask_plain: only for tasks whose
             direction or weights vary (shortest path): unweighted, directed and
             directed-unweighted variants.
+        query: The task's query wording (:class:`QueryWording`): slots of its non-node
+            query parameters, definitions of its defined parameter's values, its
+            neighbour-order rule.
     """
 
     id: str
@@ -113,6 +180,7 @@ class Scenario:
     arcs_plain: tuple[str, ...] = ()
     ask_standard_plain: str = ""
     ask_plain: tuple[str, ...] = ()
+    query: QueryWording = QueryWording()
 
     def __post_init__(self) -> None:
         where = f"scenario {self.id!r}"
@@ -128,8 +196,9 @@ class Scenario:
         if self.unit and "{w}" not in self.unit:
             raise ConfigError(f"{where}: unit {self.unit!r} must contain '{{w}}'")
         keys = self.task_class.param_keys
+        self._check_query(where, keys)
         refs = {PARAM_SLOT[k] for k in keys if k in NODE_PARAMS}
-        query = {PARAM_SLOT[k] for k in keys if k not in NODE_PARAMS}
+        query = {self.query.slot(k) for k in keys if k not in NODE_PARAMS}
         w = {"w", "wt"} if weighted else set()
         self._check("ask_standard", (self.ask_standard,), refs | query, refs | query)
         self._check("ask", self.ask, refs | query, refs | query)
@@ -162,6 +231,34 @@ class Scenario:
             why = check_name(name)
             if why:
                 raise ConfigError(f"{where}: name {name!r} in pool {self.pool!r} {why}")
+
+    def _check_query(self, where: str, keys: tuple[str, ...]) -> None:
+        """The query wording fits the task: a slot per non-node parameter, definitions
+        exactly when the task defines a parameter, an order rule exactly when it states one."""
+        task, q = self.task_class, self.query
+        for param, slot in q.slots:
+            if param not in keys or param in NODE_PARAMS:
+                raise ConfigError(f"{where}: query slot for {param!r}, not a query parameter")
+            if slot in _RESERVED_SLOTS:
+                raise ConfigError(f"{where}: query slot {{{slot}}} is a slot the renderer fills")
+        for param in keys:
+            if param not in NODE_PARAMS:
+                q.slot(param)  # raises, naming the parameter
+                if param != task.defined_param:  # the reader reads its values from those
+                    raise ConfigError(
+                        f"{where}: query parameter {param!r} is not a node, so the question "
+                        f"must define its values: make it the task's defined_param"
+                    )
+        if (task.defined_param is None) != (not q.definitions):
+            raise ConfigError(
+                f"{where}: definitions are needed exactly when the task defines a parameter "
+                f"(defined_param={task.defined_param!r})"
+            )
+        if task.states_neighbour_order != (q.order_rule is not None):
+            raise ConfigError(
+                f"{where}: an order rule is needed exactly when the task states a neighbour "
+                f"order (states_neighbour_order={task.states_neighbour_order})"
+            )
 
     def _check(
         self,

@@ -11,17 +11,29 @@ Example:
 
 from __future__ import annotations
 
-from closurebench.surface.grit.scenarios.base import Scenario
+from closurebench.surface.grit.scenarios.base import QueryWording, Scenario
 
-__all__ = ["SCENARIOS"]
+__all__ = ["QUERY", "SCENARIOS"]
 
 _T = "bfs"
 _IN = "in_distribution"
+
+#: The neighbour-order rule, standard and realistic; ``{order}`` is the naming scheme's
+#: tie-break phrase (``frames.BFS_ORDER``).
+QUERY = QueryWording(
+    order_rule=(
+        "When {a_node} is processed, each not-yet-visited {node} {adjacent} joins the end of "
+        "the queue, {order}.",
+        "Whenever I am done with {a_node}, each not-yet-reached {node} {adjacent} goes to the "
+        "end of my to-do list, {order}.",
+    )
+)
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_disaster_inspection",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Post-disaster inspection sweep",
         setting="a town after an earthquake",
@@ -57,6 +69,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_tourist_exploration",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Tourist exploration route",
         setting="an old town",
@@ -95,6 +108,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_uav_scanning",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="UAV area scanning",
         setting="a survey area",
@@ -129,6 +143,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_building_inspection",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Building safety inspection",
         setting="an office building",
@@ -167,6 +182,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_contact_tracing",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Contact tracing",
         setting="a contact-tracing case",
@@ -204,6 +220,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_web_crawl",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Website crawl",
         setting="a company website",
@@ -238,6 +255,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_cave_exploration",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Cave survey",
         setting="a cave system",
@@ -272,6 +290,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="bfs_flood_warning",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Flood warning cascade",
         setting="a valley flood-warning network",

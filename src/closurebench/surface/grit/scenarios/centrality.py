@@ -10,17 +10,36 @@ Example:
 
 from __future__ import annotations
 
-from closurebench.surface.grit.scenarios.base import Scenario
+from closurebench.surface.grit.scenarios.base import QueryWording, Scenario
 
-__all__ = ["SCENARIOS"]
+__all__ = ["QUERY", "SCENARIOS"]
 
 _T = "centrality"
 _IN = "in_distribution"
+
+#: The kind of centrality asked reads ``{kind}``; the sentence after the ask defines it.
+QUERY = QueryWording(
+    slots=(("centrality", "kind"),),
+    definitions=(
+        ("degree", "Degree centrality counts how many {edges} {a_node} has."),
+        (
+            "closeness",
+            "Closeness centrality is higher the fewer {edges} {a_node} needs, on average, to "
+            "reach every other {node} by a shortest route.",
+        ),
+        (
+            "betweenness",
+            "Betweenness centrality measures how many shortest routes between other pairs of "
+            "{nodes} pass through {a_node}.",
+        ),
+    ),
+)
 
 SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_city_traffic_hubs",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="City traffic hubs",
         setting="a city road network",
@@ -56,6 +75,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_emergency_response",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Emergency response centres",
         setting="a county emergency network",
@@ -87,6 +107,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_social_key_persons",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Social network key persons",
         setting="a social network",
@@ -119,6 +140,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_information_relay",
         task=_T,
+        query=QUERY,
         split=_IN,
         title="Information relay stations",
         setting="a relay network",
@@ -150,6 +172,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_airport_hubs",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Airline hub selection",
         setting="a regional airline",
@@ -178,6 +201,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_power_substations",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Power grid substations",
         setting="a regional power grid",
@@ -206,6 +230,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_protein_hubs",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Protein interaction hubs",
         setting="a protein interaction network",
@@ -234,6 +259,7 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario(
         id="cen_trade_partners",
         task=_T,
+        query=QUERY,
         split="ood",
         title="Trade network partners",
         setting="a trade network",

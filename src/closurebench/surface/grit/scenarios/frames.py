@@ -32,9 +32,6 @@ __all__ = [
     "ALIAS_REALISTIC",
     "ALIAS_STANDARD",
     "BFS_ORDER",
-    "BFS_RULE_REALISTIC",
-    "BFS_RULE_STANDARD",
-    "CENTRALITY_NOTE",
     "DIRECTION_REALISTIC",
     "DIRECTION_STANDARD",
     "INSTRUCTION",
@@ -123,28 +120,6 @@ BFS_ORDER = {
     "listed": "in the order in which the {nodes} are listed above",
 }
 """Tie-break phrase per rule: numeric ids, alphabetical names, or the listed order."""
-BFS_RULE_STANDARD = (
-    "When {a_node} is processed, each not-yet-visited {node} {adjacent} joins the end of the "
-    "queue, {order}."
-)
-BFS_RULE_REALISTIC = (
-    "Whenever I am done with {a_node}, each not-yet-reached {node} {adjacent} goes to the end of "
-    "my to-do list, {order}."
-)
-
-# -- centrality ----------------------------------------------------------------------------
-CENTRALITY_NOTE = {
-    "degree": "Degree centrality counts how many {edges} {a_node} has.",
-    "closeness": (
-        "Closeness centrality is higher the fewer {edges} {a_node} needs, on average, to "
-        "reach every other {node} by a shortest route."
-    ),
-    "betweenness": (
-        "Betweenness centrality measures how many shortest routes between other pairs of "
-        "{nodes} pass through {a_node}."
-    ),
-}
-
 # -- output format -------------------------------------------------------------------------
 INSTRUCTION = {
     ("integer", False): "Give your answer as a single integer.",
@@ -164,5 +139,6 @@ INSTRUCTION = {
 :attr:`~closurebench.tasks.grit.GritTask.answer_form` (``integer``, ``order`` or ``node``)."""
 
 # -- query parameters ----------------------------------------------------------------------
-PARAM_SLOT = {"source": "s", "target": "t", "centrality": "kind"}
-"""The template slot that states each query parameter."""
+PARAM_SLOT = {"source": "s", "target": "t"}
+"""The template slot that states each node parameter (a task's other query parameters name
+theirs in its scenario module, :class:`~closurebench.surface.grit.scenarios.base.QueryWording`)."""
