@@ -22,11 +22,16 @@ Two checks, run around every session (``uv run pytest``, or any subset):
    at the end of the session was created without being cleaned up (a
    ``tempfile.mkdtemp()`` never removed, a ``TemporaryDirectory`` never closed); the
    session fails and names it. Tests write under ``tmp_path`` instead.
+
+The developer scripts (``scripts/``, not part of the package) are importable by name
+from every test (``from screenshot import screenshot``, ``from docs import render_docs``):
+their folder goes on the import path here, before any test module is imported.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,6 +39,8 @@ from pathlib import Path
 import pytest
 
 _ROOT = Path(__file__).resolve().parents[1]
+if str(_ROOT / "scripts") not in sys.path:
+    sys.path.insert(0, str(_ROOT / "scripts"))
 _SKIP_DIRS = frozenset(
     {".git", ".venv", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis"}
 )

@@ -8,11 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from screenshot import CHROMIUM, screenshot
 from typer.testing import CliRunner
 
 from closurebench import __version__
 from closurebench.cli import app
-from closurebench.report.screenshot import CHROMIUM, screenshot
 
 runner = CliRunner()
 

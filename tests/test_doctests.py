@@ -1,4 +1,4 @@
-"""Run the docstring examples of every module in the package."""
+"""Run the docstring examples of every module in the package and of the ``scripts/``."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ MODULES = sorted(
     for info in pkgutil.walk_packages(closurebench.__path__, prefix="closurebench.")
     if not info.name.endswith("__main__")
 )
+#: The developer scripts, importable by name (the root conftest puts ``scripts/`` on the path).
+SCRIPTS = sorted(p.stem for p in (Path(__file__).resolve().parents[1] / "scripts").glob("*.py"))
 
 
-@pytest.mark.parametrize("name", MODULES)
+@pytest.mark.parametrize("name", MODULES + SCRIPTS)
 def test_docstring_examples(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Examples that write files (tempfile.mkdtemp(), relative paths) write under tmp_path.
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))

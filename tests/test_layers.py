@@ -3,8 +3,8 @@
 Lowest first (``closurebench/structures/__init__.py`` states the same order)::
 
     errors → seeding, jsonl, idlepool → schema → graphs → ein → structures, sandbox → tasks
-    → surface, tools → scoring → generate → dataset, evaluate, generator → docs, report, train
-    → cli
+    → surface, tools → scoring → generate → dataset, evaluate → report, train
+    → cli, generator
 
 Pure layers (``graphs`` .. ``scoring``) do no I/O; effects live at the edge. ``sandbox``
 (rank 5: errors, seeding and ein below it) is the exception: it runs processes. ``tools``
@@ -40,12 +40,11 @@ RANKS: dict[str, int] = {
     "scoring": 8,
     "generate": 9,
     "dataset": 10,
-    "docs": 11,
     "evaluate": 10,
-    "generator": 10,
     "report": 11,
     "train": 11,
     "cli": 12,
+    "generator": 12,
     "__main__": 12,
     "__init__": 12,
 }

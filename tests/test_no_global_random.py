@@ -17,6 +17,7 @@ import closurebench
 
 SRC = Path(closurebench.__file__).parent
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
 # numpy.random attributes that construct explicit, seedable generators (allowed).
 _NP_ALLOWED = {"Generator", "PCG64", "SeedSequence", "default_rng", "BitGenerator", "Philox"}
@@ -66,7 +67,8 @@ def _violations(path: Path) -> list[str]:
 
 
 def test_source_has_no_global_random_calls() -> None:
-    files = sorted(SRC.rglob("*.py")) + (sorted(BENCH.rglob("*.py")) if BENCH.exists() else [])
+    files = sorted(SRC.rglob("*.py")) + sorted(SCRIPTS.rglob("*.py"))
+    files += sorted(BENCH.rglob("*.py")) if BENCH.exists() else []
     assert files
     bad = [v for f in files for v in _violations(f)]
     assert not bad, "global randomness found:\n" + "\n".join(bad)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from docs import render_docs
 from typer.testing import CliRunner
 
 from closurebench.cli import app
-from closurebench.docs import render_docs
 from closurebench.ein import (
     EIN_CARDS,
     PAPER_CARD,

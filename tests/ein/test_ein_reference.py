@@ -6,7 +6,7 @@ import re
 
 from closurebench.ein import run
 from closurebench.ein.builtins import BUILTINS
-from closurebench.ein.reference import builtin_lines, syntax_card
+from closurebench.ein.card import builtin_lines, syntax_card
 
 
 def test_every_builtin_appears_in_the_card() -> None:

@@ -243,6 +243,18 @@ def test_python_dash_m_generator(tmp_path: Path) -> None:
     )  # fmt: skip
     lines = out.stdout.splitlines()
     assert len(lines) == 3 and all(json.loads(line)["suite"] == "closure" for line in lines)
+    # The CLI's error handling: one line, exit code 1 (2 for a command line that does not parse).
+    bad = subprocess.run(
+        [sys.executable, "-m", "closurebench.generator", "--seed", "3", "--split", "nope"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert bad.returncode == 1 and bad.stderr.startswith("error: split 'nope' is unknown")
+    assert "Traceback" not in bad.stderr
+    usage = subprocess.run(
+        [sys.executable, "-m", "closurebench.generator", "--count", "3"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert usage.returncode == 2 and "--seed" in usage.stderr
 
 
 def test_workers_give_byte_identical_output(records: list[ClosureInstance]) -> None:

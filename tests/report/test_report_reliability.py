@@ -12,11 +12,11 @@ from typing import Any
 
 from report_cli import report_app
 from report_fixtures import record, write_run
+from screenshot import screenshot
 from typer.testing import CliRunner
 
 from closurebench.report import build_report
 from closurebench.report.aggregate import accuracy, load_run
-from closurebench.report.screenshot import screenshot
 
 
 def _closure(outcome: str, i: int, **meta: Any) -> dict[str, Any]:

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from figure_inputs import crowded_probe, crowded_runs
 from report_fixtures import write_run
+from screenshot import CHROMIUM, PageSize, measure, screenshot
 
 from closurebench.report import build_report
 from closurebench.report.memorisation import write_probe
-from closurebench.report.screenshot import CHROMIUM, PageSize, measure, screenshot
 
 WIDTH = 1400
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from screenshot import CHROMIUM, chromium_command, screenshot
 
 from closurebench.report import build_report
-from closurebench.report.screenshot import CHROMIUM, chromium_command, screenshot
 
 
 def test_command_line_flags(tmp_path: Path) -> None:

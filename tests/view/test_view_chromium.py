@@ -13,9 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from screenshot import CHROMIUM, chromium_command, measure_command
 from view_helpers import Runs, shared_runs, viewer
-
-from closurebench.report.screenshot import CHROMIUM, chromium_command, measure_command
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="chromium not installed")
 

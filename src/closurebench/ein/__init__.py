@@ -41,6 +41,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+from closurebench.ein.card import EIN_CARDS, PAPER_CARD, ein_card, syntax_card
 from closurebench.ein.errors import (
     ArgumentError,
     ArityError,
@@ -61,7 +62,6 @@ from closurebench.ein.errors import (
 from closurebench.ein.evaluator import EinResult, evaluate
 from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 from closurebench.ein.parser import parse, with_source
-from closurebench.ein.reference import EIN_CARDS, PAPER_CARD, ein_card, syntax_card
 from closurebench.ein.shapes import check_program
 from closurebench.ein.values import format_value, to_json_value
 

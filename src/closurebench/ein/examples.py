@@ -24,7 +24,7 @@ Programs (all run unchanged through :func:`closurebench.ein.run`):
   paper's intent — does 0 reach 2? — is ``select(select(TC, 0, 0), 2, 0)``.
   Answers: ``Reachable = 1.0`` and ``Degree = 1.0``, as in the paper.
 
-The paper's own syntax card (``closurebench.ein.reference.PAPER_CARD``, ``--ein-card
+The paper's own syntax card (``closurebench.ein.card.PAPER_CARD``, ``--ein-card
 paper``) is checked line by line in :data:`PAPER_CARD_CHECKS`: each construct as the card
 writes it and, where that is not what it means, as it means it, with what this
 interpreter does (the Ein reference page shows the table, run live).

@@ -2,8 +2,9 @@
 
 Modules: :mod:`~closurebench.report.aggregate` (pure statistics),
 :mod:`~closurebench.report.tables` (Markdown tables), :mod:`~closurebench.report.plots`
-(matplotlib PNG figures), :mod:`~closurebench.report.html` (one HTML page) and
-:mod:`~closurebench.report.screenshot` (headless-Chromium screenshot).
+(matplotlib PNG figures) and :mod:`~closurebench.report.html` (one HTML page). A
+headless-Chromium screenshot of the page is the developer script ``scripts/screenshot.py``
+of the repository.
 
 Example:
     >>> from closurebench.report import build_report  # doctest: +SKIP

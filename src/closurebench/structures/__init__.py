@@ -6,6 +6,6 @@
 
 The layers, lowest first: ``errors``/``seeding``/``jsonl``/``schema`` → ``graphs`` → ``ein``
 → ``structures`` (beside ``sandbox``) → ``tasks`` → ``surface`` (beside ``tools``) →
-``scoring`` → ``generate`` → ``evaluate`` → ``report``, ``train`` → ``cli``
+``scoring`` → ``generate`` → ``evaluate`` → ``report``, ``train`` → ``cli``, ``generator``
 (``tests/test_layers.py`` enforces it).
 """

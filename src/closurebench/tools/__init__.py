@@ -7,7 +7,7 @@ The call (paper Table 12; ``docs/tools.md``, "The agent protocol")::
                "directed": bool, "weighted": bool},
      "parameters": {..., "algorithm": str}}
 
-:func:`run_tool` parses and validates it (:mod:`~closurebench.tools.schema`), solves it
+:func:`run_tool` parses and validates it (:mod:`~closurebench.tools.calls`), solves it
 with a proven-exact solver (:mod:`~closurebench.tools.problems`: the six GRIT tasks,
 the ClosureBench primitives and the extras GRAIN's prompt names) and returns a
 :class:`ToolResult` whose ``text`` goes inside ``<result>…</result>``. It never raises on
@@ -36,13 +36,13 @@ Example (paper Table 14's call, verbatim):
 """
 
 from closurebench.tools import functions
+from closurebench.tools.calls import parse_call, tool_json_schema
 from closurebench.tools.errors import ERROR_KINDS, ToolError
 from closurebench.tools.functions import *  # noqa: F403
 from closurebench.tools.limits import ToolLimits
 from closurebench.tools.names import PARAM_SYNONYMS
 from closurebench.tools.problems import ORDER_RULES, PROBLEM_SYNONYMS, PROBLEM_TYPES, PROBLEMS
 from closurebench.tools.run import ToolResult, run_tool
-from closurebench.tools.schema import parse_call, tool_json_schema
 from closurebench.tools.types import ToolCall, ToolEdge, ToolGraph
 
 __all__ = [

@@ -32,7 +32,7 @@ that makes the problem unanswerable is a :class:`~closurebench.tools.errors.Tool
   ``order`` parameter (``listed``, ``numeric`` or ``alphabetical``).
 
 Example:
-    >>> from closurebench.tools.schema import parse_call
+    >>> from closurebench.tools.calls import parse_call
     >>> call = parse_call({"problem_type": "topological_sort", "graph": {
     ...     "data": {"b": ["c"], "a": ["c"], "c": []}, "directed": True, "weighted": False}})
     >>> answer = solve(call)
@@ -1377,7 +1377,7 @@ def solve(call: ToolCall, limits: ToolLimits | None = None) -> Answer:
         ToolError: ``bad_parameter``, ``unsupported`` or ``timeout``.
 
     Example:
-        >>> from closurebench.tools.schema import parse_call
+        >>> from closurebench.tools.calls import parse_call
         >>> a = solve(parse_call({"problem_type": "vertex_cover", "graph": {"data": {
         ...     "a": ["b", "c"], "b": ["c"], "c": ["d"]}, "directed": False, "weighted": False}}))
         >>> a.value, a.details["cover"]

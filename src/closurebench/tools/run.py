@@ -26,10 +26,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from closurebench.tools.calls import read_call
 from closurebench.tools.errors import ToolError
 from closurebench.tools.limits import ToolLimits
 from closurebench.tools.problems import solve
-from closurebench.tools.schema import read_call
 from closurebench.tools.types import ToolGraph
 
 __all__ = ["ToolResult", "run_tool"]

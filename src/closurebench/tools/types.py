@@ -1,7 +1,7 @@
 """The tool's data: the graph a model submitted, as parsed, and the validated call.
 
 :class:`ToolGraph` is the input of the structure metrics; :class:`ToolCall` is what
-:func:`~closurebench.tools.schema.parse_call` makes of a whole call, and what the solvers
+:func:`~closurebench.tools.calls.parse_call` makes of a whole call, and what the solvers
 (:mod:`~closurebench.tools.problems`) read.
 
 Example:

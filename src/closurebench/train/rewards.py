@@ -279,7 +279,7 @@ def read_episode(completion: Any, *, strict_protocol: bool = True) -> Episode:
 
 def _parsed_graph(call: Any) -> tuple[Any, str]:
     """The graph a call submits, parsed by the tool's own parser (not solved)."""
-    from closurebench.tools.schema import parse_call
+    from closurebench.tools.calls import parse_call
 
     if call is None:
         return None, "a tool call could not be read"

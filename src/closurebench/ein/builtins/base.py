@@ -2,7 +2,7 @@
 
 A builtin is a plain Python function decorated with :func:`builtin`. Its
 docstring is its help text: the first paragraph becomes its line in the prompt
-syntax card (:mod:`closurebench.ein.reference`). The decorator records a
+syntax card (:mod:`closurebench.ein.card`). The decorator records a
 :class:`Builtin` on the function as ``__ein__``; the explicit registry table is
 :data:`closurebench.ein.builtins.BUILTINS`.
 

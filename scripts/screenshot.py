@@ -1,8 +1,8 @@
 """Screenshot a whole report page with headless Chromium (for visual checks and docs).
 
-Usage::
+A developer script of the repository (not part of the installed package). Usage::
 
-    python -m closurebench.report.screenshot REPORT.html OUT.png [--chromium PATH]
+    uv run python scripts/screenshot.py REPORT.html OUT.png [--chromium PATH]
         [--width 1280] [--check-width]
 
 Chromium's ``--screenshot`` captures the window only, so the page is rendered twice,

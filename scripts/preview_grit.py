@@ -1,9 +1,10 @@
 """Print sample GRIT questions so a person can read them for naturalness.
 
+A developer script of the repository (not part of the installed package).
 ``samples(task)`` renders one small random instance of ``task`` in every scenario of the
-task, both forms and all four naming schemes, and returns the texts joined with headers:
+task, both forms and all four naming schemes, and returns the texts joined with headers::
 
-    uv run python -c "from closurebench.surface.grit.preview import samples; print(samples('tsp'))"
+    uv run python scripts/preview_grit.py tsp [--n 6] [--seed 0]
 
 The instance generator here is a small, self-contained stand-in for the task samplers
 (connected Erdős–Rényi graphs; a complete grid-metric graph for TSP); it is for previews
@@ -20,6 +21,8 @@ Example:
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
 from closurebench.seeding import rng as make_rng
@@ -27,9 +30,9 @@ from closurebench.structures.grit import GritStructure
 from closurebench.surface.grit import scenarios as registry
 from closurebench.surface.grit.naming import NAMINGS
 from closurebench.surface.grit.render import FORMS, render
-from closurebench.tasks.grit import GraphTrait, get
+from closurebench.tasks.grit import GRIT_TASKS, GraphTrait, get
 
-__all__ = ["example_structure", "samples"]
+__all__ = ["example_structure", "main", "samples"]
 
 
 def example_structure(
@@ -87,3 +90,20 @@ def samples(task: str, n: int = 6, seed: int = 0, forms=FORMS, namings=NAMINGS) 
                 q = render(structure, sc, form, naming, make_rng(seed, sc.id, form, naming))
                 out.append(f"=== {sc.id} {q.view}\n{q.question}")
     return "\n\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python scripts/preview_grit.py TASK [--n N] [--seed S]``: print the samples."""
+    parser = argparse.ArgumentParser(
+        prog="python scripts/preview_grit.py", description=(__doc__ or "").splitlines()[0]
+    )
+    parser.add_argument("task", choices=sorted(GRIT_TASKS), help="a GRIT task")
+    parser.add_argument("--n", type=int, default=6, help="nodes of each instance (default 6)")
+    parser.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    args = parser.parse_args(argv)
+    print(samples(args.task, n=args.n, seed=args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
