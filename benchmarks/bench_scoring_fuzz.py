@@ -21,10 +21,13 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-_TEST = Path(__file__).resolve().parents[1] / "tests" / "scoring" / "test_scoring_fuzz.py"
+_TESTS = Path(__file__).resolve().parents[1] / "tests"
+_TEST = _TESTS / "scoring" / "test_scoring_fuzz.py"
 
 
 def _fuzz_module() -> ModuleType:
+    if str(_TESTS) not in sys.path:  # the test's helpers (cpu_timing, fuzz_scale)
+        sys.path.insert(0, str(_TESTS))
     spec = importlib.util.spec_from_file_location("scoring_fuzz", _TEST)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

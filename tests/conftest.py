@@ -26,6 +26,15 @@ Two checks, run around every session (``uv run pytest``, or any subset):
 The developer scripts (``scripts/``, not part of the package) are importable by name
 from every test (``from screenshot import screenshot``, ``from docs import render_docs``):
 their folder goes on the import path here, before any test module is imported.
+
+One speed-up, no check: **one bytecode cache for the session.** Many tests start fresh
+interpreters (``python -m closurebench ...``, worker processes), and each compiles every
+module it imports when no ``.pyc`` is at hand (``PYTHONDONTWRITEBYTECODE=1``, or an
+environment installed without bytecode): seconds per process. For the session,
+``PYTHONPYCACHEPREFIX`` (inherited by subprocesses) and :data:`sys.pycache_prefix` point
+to ``<basetemp>/pycache`` and bytecode writing is on, so a module is compiled once per
+session and read from there afterwards; nothing is written beside the sources. Set
+``CLOSUREBENCH_TEST_PYCACHE=0`` to leave the interpreter's own bytecode settings alone.
 """
 
 from __future__ import annotations
@@ -33,10 +42,14 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from closurebench.schema import ClosureInstance
 
 _ROOT = Path(__file__).resolve().parents[1]
 if str(_ROOT / "scripts") not in sys.path:
@@ -71,6 +84,30 @@ def _tree_check_on() -> bool:
 def pytest_sessionstart(session: pytest.Session) -> None:
     if _tree_check_on():
         session.config.stash[_TREE_KEY] = _tree(_ROOT)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_bytecode_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Compile each module once per session: a shared ``PYTHONPYCACHEPREFIX`` under
+    pytest's base temp, for this process and its subprocesses (see the module docstring)."""
+    if os.environ.get("CLOSUREBENCH_TEST_PYCACHE", "1").strip() in ("0", "false", "no"):
+        yield
+        return
+    prefix = str(tmp_path_factory.mktemp("pycache", numbered=False))
+    saved_env = {k: os.environ.get(k) for k in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")}
+    saved_sys = sys.pycache_prefix, sys.dont_write_bytecode
+    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
+    try:
+        yield
+    finally:
+        sys.pycache_prefix, sys.dont_write_bytecode = saved_sys
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -156,3 +193,24 @@ def wall() -> str:
             pytest.fail(f"the bwrap wall is required but does not work: {why}")
         pytest.skip(f"the bwrap wall does not work here: {why}")
     return "bwrap"
+
+
+@pytest.fixture(scope="session")
+def default_closure_split() -> Callable[[str], list[ClosureInstance]]:
+    """``get(split)``: the records of a full default ClosureBench split (seed 0).
+
+    ``generate_records(ClosureConfig(split=split, seed=0))``, generated on the first call
+    for that split and shared by every test module of the session (a full split takes
+    seconds; several modules read the same ones). Records are frozen; each call returns
+    a new list, so a test may reorder or filter it.
+    """
+    from closurebench.generate.closure import ClosureConfig, generate_records
+
+    made: dict[str, tuple[ClosureInstance, ...]] = {}
+
+    def get(split: str) -> list[ClosureInstance]:
+        if split not in made:
+            made[split] = tuple(generate_records(ClosureConfig(split=split, seed=0)))
+        return list(made[split])
+
+    return get

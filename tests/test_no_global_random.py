@@ -92,8 +92,18 @@ import closurebench
 src = pathlib.Path(closurebench.__file__).parent
 # Third-party and stdlib modules may draw from the global state when first imported
 # (rich does); import them first so that only closurebench's own code is measured.
+# Only the imports an import of the package runs: those outside function bodies (the
+# lazy ones inside functions, torch, trl, ray, ..., are not run by importing closurebench;
+# one that is would be measured with it, which can only make this check stricter).
+def module_level(tree):
+    todo = list(ast.iter_child_nodes(tree))
+    while todo:
+        node = todo.pop()
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            yield node
+            todo.extend(ast.iter_child_nodes(node))
 for f in src.rglob("*.py"):
-    for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+    for node in module_level(ast.parse(f.read_text(encoding="utf-8"))):
         names = []
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module]

@@ -1,15 +1,18 @@
 """Robustness and correctness properties.
 
-* Fuzz: 2 x 10**4 programs, generated deterministically (one ``random.Random(k)`` per
-  program, no module-level randomness): random token soup; mutations of valid programs
-  (the paper's examples, this file's seeds and the oracle programs of generated
-  ClosureBench records); random well-formed programs over every builtin; huge and odd
-  literals in every size, index and axis position; deep nesting; huge shapes; and many
-  prints. Each only ever succeeds or raises a documented :class:`EinError` subclass —
+* Fuzz: :data:`FUZZ_COUNT` programs (5,000; ``CLOSUREBENCH_FUZZ_SCALE=4`` runs the
+  2 x 10**4 of earlier versions, see ``tests/fuzz_scale.py``), generated
+  deterministically (one ``random.Random(k)`` per program, no module-level randomness):
+  random token soup; mutations of valid programs (the paper's examples, this file's
+  seeds and the oracle programs of generated ClosureBench records); random well-formed
+  programs over every builtin; huge and odd literals in every size, index and axis
+  position; deep nesting; huge shapes; and many prints. Each only ever succeeds or
+  raises a documented :class:`EinError` subclass —
   never another exception, never an internal error, never a wrapped ``RecursionError``
   or ``MemoryError`` — every error is located, and a successful run's output (the
   ``label = value`` lines) is no longer than its counted ``output_bytes``, which stays
-  within :attr:`Limits.max_output_bytes`. Tight limits keep each program fast.
+  within :attr:`Limits.max_output_bytes`. Tight limits keep each program fast. Every
+  required outcome is reached within the first 500 programs, and about a fifth succeed.
   ``benchmarks/bench_ein_fuzz.py`` runs the same corpus at any size and prints counts.
 * Property: on random digraphs, Ein's ``tc``, ``reach``, ``desc`` and ``has_path``
   agree with networkx.
@@ -31,6 +34,7 @@ from closurebench.ein import EinError, EinInternalError, Limits, check, run
 from closurebench.ein.builtins import BUILTINS
 from closurebench.ein.examples import MULTI_QUERY, PAPER_PROGRAMS, TRIANGLE_COUNT
 from closurebench.ein.values import format_value
+from fuzz_scale import fuzz_count
 
 LIMITS = Limits(
     max_elements=4_096,
@@ -41,7 +45,8 @@ LIMITS = Limits(
     max_output_bytes=4_096,
     max_seconds=5.0,
 )
-FUZZ_COUNT = 20_000
+#: Programs 0 .. FUZZ_COUNT - 1 run in the test (5,000 times ``CLOSUREBENCH_FUZZ_SCALE``).
+FUZZ_COUNT = fuzz_count(5_000)
 
 SEEDS = [
     *(src for src, _ in PAPER_PROGRAMS.values()),
@@ -350,13 +355,14 @@ def test_fuzz_corpus_is_deterministic() -> None:
     ]
 
 
-def test_fuzz_20k_programs_raise_only_documented_errors() -> None:
+def test_fuzz_programs_raise_only_documented_errors() -> None:
     outcomes: dict[str, int] = {}
     for k in range(FUZZ_COUNT):
         name = exercise(fuzz_program(k))
         outcomes[name] = outcomes.get(name, 0) + 1
-    # The corpus reaches successes and every kind of failure the limits guard.
-    assert outcomes.get("ok", 0) > 1_000, outcomes
+    # The corpus reaches successes (over 1 in 20 programs) and every kind of failure the
+    # limits guard.
+    assert outcomes.get("ok", 0) > FUZZ_COUNT // 20, outcomes
     for name in (
         "EinSyntaxError",
         "ShapeError",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import closurebench
 from closurebench.evaluate.chance import majority_answer, majority_of, random_answer
 from closurebench.evaluate.records import iter_results
 from closurebench.generate.grit import GritConfig, write_split
+from closurebench.schema import ClosureInstance
 from closurebench.tasks.closure import CLOSURE_TASKS
 
 
@@ -55,12 +57,14 @@ def test_random_is_deterministic_and_uniform_over_types(splits: dict[str, Path])
     assert True in booleans and False in booleans
 
 
-def test_majority_is_the_train_mode() -> None:
+def test_majority_is_the_train_mode(
+    default_closure_split: Callable[[str], list[ClosureInstance]],
+) -> None:
     from closurebench.generate.closure import ClosureConfig, generate_records
 
     assert majority_of([2, 0, 2, 0, 1]) == 0  # ties: the smallest
     assert majority_of([]) is None
-    train = generate_records(ClosureConfig(split="train", seed=0))
+    train = default_closure_split("train")  # the full default train split, seed 0
     held = generate_records(ClosureConfig(split="heldout", seed=0, count=2 * len(CLOSURE_TASKS)))
     for category in ("reachability", "degree_count", "negative_reach"):
         rec = next(r for r in held if r.category == category)

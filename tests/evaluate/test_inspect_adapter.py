@@ -147,23 +147,19 @@ def test_grit_agent_task_and_epochs_give_a_pass_at_k_report(
     assert group.samples == 2 and group.instances == 4
 
 
-def test_a_program_mode_without_a_wall_is_refused(tmp_path: Path) -> None:
-    import os
-    import subprocess
-    import sys
+def test_a_program_mode_without_a_wall_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from closurebench.evaluate.inspect_tasks import closure
+    from closurebench.sandbox import SandboxUnavailableError, isolation
 
     empty = tmp_path / "empty-bin"
     empty.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "CLOSUREBENCH_SANDBOX_ISOLATION"}
-    env["PATH"] = str(empty)  # no bwrap on this PATH: no wall
-    code = (
-        "from closurebench.evaluate.inspect_tasks import closure\n"
-        "closure(size=2, mode='program-python', sandbox='bwrap')"
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode != 0 and "bubblewrap" in done.stderr, done.stderr
+    monkeypatch.delenv("CLOSUREBENCH_SANDBOX_ISOLATION", raising=False)
+    monkeypatch.setenv("PATH", str(empty))  # no bwrap on this PATH: no wall
+    monkeypatch.setattr(isolation, "_PROBED", {})  # the walls probed again, under this PATH
+    with pytest.raises(SandboxUnavailableError, match="bubblewrap"):
+        closure(size=2, mode="program-python", sandbox="bwrap")
 
 
 def test_program_mode_runs_the_models_program_in_the_sandbox(

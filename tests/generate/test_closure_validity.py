@@ -1,7 +1,8 @@
 """Benchmark validity on the REAL default splits (seed 0): no answer-type hints, no
 constant-guessable category, no structure shared across train / heldout / finetune.
 
-The three full splits (1,300 + 1,300 + 2,500 instances) are generated once per module.
+The three full splits (1,300 + 1,300 + 2,500 instances) are generated once per session
+(the ``default_closure_split`` fixture of ``tests/conftest.py``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,8 +36,10 @@ SPLIT_NAMES = ("heldout", "train", "finetune")
 
 
 @pytest.fixture(scope="module")
-def splits() -> dict[str, list[ClosureInstance]]:
-    return {s: generate_records(ClosureConfig(split=s, seed=0)) for s in SPLIT_NAMES}
+def splits(
+    default_closure_split: Callable[[str], list[ClosureInstance]],
+) -> dict[str, list[ClosureInstance]]:
+    return {s: default_closure_split(s) for s in SPLIT_NAMES}
 
 
 def _hinted(question: str) -> bool:

@@ -36,7 +36,9 @@ times, ``"`` up to 10^5 times), unicode junk and null bytes, and real answers (r
 and mutated answers, the stored solutions, valid tool calls with mutated leaves) mixed in,
 wrapped in every answer form, sometimes truncated.
 
-The test pushes :data:`TEST_REPLIES` replies (each through every entry point above);
+The test pushes :data:`TEST_REPLIES` replies (5,000, each through every entry point
+above; every outcome is reached within the first 600). ``CLOSUREBENCH_FUZZ_SCALE=4``
+pushes 4x as many (the 20,000 of earlier versions; see ``tests/fuzz_scale.py``), and
 ``benchmarks/bench_scoring_fuzz.py`` runs the full 10^5 with this module's generator and
 prints the counts. The linearity test times extraction of pathological replies of
 length L and 8L in one process (CPU time, best of several) and bounds the ratio; no test
@@ -89,10 +91,11 @@ from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.grit import GRIT_TASKS
 from closurebench.tools import ERROR_KINDS, ToolGraph, run_tool
 from cpu_timing import best_cpu_seconds
+from fuzz_scale import fuzz_count
 
-#: Replies the test pushes through every entry point (10^5 take ~140 s on 2 cores, over
-#: this test's time: ``benchmarks/bench_scoring_fuzz.py`` runs them).
-TEST_REPLIES = 20_000
+#: Replies the test pushes through every entry point: 5,000 times
+#: ``CLOSUREBENCH_FUZZ_SCALE`` (``benchmarks/bench_scoring_fuzz.py`` runs 10^5).
+TEST_REPLIES = fuzz_count(5_000)
 #: Statuses an extraction may have.
 STATUSES = frozenset(s.value for s in ExtractStatus)
 #: Kinds a tool result may have; ``internal`` (a tool bug caught by its guard) is excluded.

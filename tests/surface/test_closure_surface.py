@@ -258,10 +258,11 @@ def test_every_rendering_is_clean_text(category: str) -> None:
     task = CLOSURE_TASKS[category]
     n = max(task.min_n, 7)
     faults: dict[str, str] = {}
+    structures = [_sampled(category, n, seed) for seed in range(5)]  # drawn once each
     for i, (frame, style, enc, pool) in enumerate(
         itertools.product(_frames(category), STYLES, ENCODINGS, LABEL_POOLS)
     ):
-        s = _sampled(category, n, i % 5)
+        s = structures[i % 5]
         for hints in (False, True):
             r = render_closure(
                 s, g=rng(i, "text-quality"), encoding=enc, style=style, domain=frame,

@@ -7,12 +7,12 @@ of ``closurebench generate closure --split heldout --seed 0``), not on hand-made
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from scipy.stats import spearmanr
 
-from closurebench.generate.closure import ClosureConfig, generate_records
 from closurebench.graphs import Graph, in_degrees, kinship_dag
 from closurebench.schema import ClosureInstance
 from closurebench.seeding import rng
@@ -30,8 +30,10 @@ KINSHIP = tuple(name for name, task in CLOSURE_TASKS.items() if task.kinship)
 
 
 @pytest.fixture(scope="module")
-def heldout() -> list[ClosureInstance]:
-    records = generate_records(ClosureConfig(split="heldout", seed=0))
+def heldout(
+    default_closure_split: Callable[[str], list[ClosureInstance]],
+) -> list[ClosureInstance]:
+    records = default_closure_split("heldout")  # the full default heldout split, seed 0
     return [r for r in records if r.category in KINSHIP]
 
 

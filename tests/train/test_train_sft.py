@@ -267,12 +267,40 @@ def test_bad_recipes_and_models_are_one_line_errors(
         load_sft_recipe(None, overrides={"model": {"name": "m"}, "sft": {"max_length": 2}})
 
 
+#: Runs each command of ``argv[1]`` (a JSON list of argument lists) as ``python -m
+#: closurebench`` would, one after the other in this one process, each with its own
+#: stdout and stderr (file descriptors 1 and 2 point into ``argv[2]/<i>.out`` while it
+#: runs, so every write lands there, the C level's too); prints the exit codes as JSON.
+_COMMANDS = """
+import json, os, sys
+from closurebench.cli import app
+codes = []
+for i, args in enumerate(json.loads(sys.argv[1])):
+    sys.stdout.flush(); sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(os.path.join(sys.argv[2], f"{i}.out"), "wb") as out:
+        os.dup2(out.fileno(), 1); os.dup2(out.fileno(), 2)
+        try:
+            app(args, prog_name="closurebench")
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else 1
+        finally:
+            sys.stdout.flush(); sys.stderr.flush()
+            os.dup2(saved[0], 1); os.dup2(saved[1], 2)
+    codes.append(code)
+print(json.dumps(codes))
+"""
+
+
 def test_offline_hub_ids_are_refused_with_the_reason(
     records: list[ClosureInstance], exported: dict[str, Path], tmp_path: Path
 ) -> None:
     """A hub id missing from the cache under HF_HUB_OFFLINE=1: a clear line, no download.
 
-    In fresh processes: huggingface_hub reads HF_HUB_OFFLINE when it is imported.
+    In a fresh process: huggingface_hub reads HF_HUB_OFFLINE when it is imported. One
+    process runs both commands (``train sft`` first, on a fresh interpreter; then
+    ``eval``), each with its own output, so torch and transformers load once.
     """
     import os
     import subprocess
@@ -281,18 +309,24 @@ def test_offline_hub_ids_are_refused_with_the_reason(
     data = tmp_path / "data.jsonl"
     data.write_text("".join(canonical_json(r.to_json()) + "\n" for r in records[:1]), "utf-8")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_HOME": str(tmp_path / "empty-cache")}
+    model = ["--model", "someone/not-cached"]
     train = ["train", "sft", "--data", str(exported["answer"]), "--out", str(tmp_path / "o")]
     evaluate = ["eval", str(data), "--provider", "transformers", "--out", str(tmp_path / "e")]
-    for cmd in (train, evaluate):
-        got = subprocess.run(
-            [sys.executable, "-m", "closurebench", *cmd, "--model", "someone/not-cached"],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert got.returncode != 0, got.stdout + got.stderr
-        text = got.stdout + got.stderr
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    got = subprocess.run(
+        [sys.executable, "-c", _COMMANDS, json.dumps([train + model, evaluate + model]),
+         str(outputs)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )  # fmt: skip
+    assert got.returncode == 0 and got.stderr == "", got.stdout + got.stderr
+    codes = json.loads(got.stdout)
+    for i, cmd in enumerate((train, evaluate)):
+        text = (outputs / f"{i}.out").read_text("utf-8")
+        assert codes[i] != 0, text
         line = "model 'someone/not-cached' cannot be loaded"
         assert line in text and "HF_HUB_OFFLINE is set and the model is not in the local" in text
         if cmd is train:
