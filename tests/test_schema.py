@@ -23,6 +23,7 @@ from closurebench.schema import (
     ResultRecord,
     Seeds,
     parse_instance,
+    parse_result,
     schema_for,
 )
 from closurebench.tasks.closure import CLOSURE_TASKS
@@ -200,3 +201,16 @@ def test_generated_splits_carry_their_schema(
     written = json.loads((tmp_path / schema_file_name("grit")).read_text(encoding="utf-8"))
     assert written == schema_for("grit")
     assert load_instances(path) == grit_split
+
+
+def test_a_result_without_verdicts_takes_those_its_outcome_implies() -> None:
+    def verdicts(outcome: str, **given: bool) -> tuple[bool, bool]:
+        rec = parse_result({"id": "a", "mode": "direct", "outcome": outcome, **given})
+        return rec.strict, rec.lenient
+
+    assert verdicts("strict_correct") == (True, True)
+    assert verdicts("lenient_only") == (False, True)
+    for outcome in ("wrong", "format_error", "no_answer", "error"):
+        assert verdicts(outcome) == (False, False)
+    assert verdicts("strict_correct", strict=False) == (False, True)  # a given one is kept
+    assert verdicts("wrong", lenient=True) == (False, True)

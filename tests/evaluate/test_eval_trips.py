@@ -225,7 +225,7 @@ def test_a_smaller_selection_gives_the_same_numbers_in_summary_and_report(
     assert summary["counts"]["total"] == 5 and summary["counts"]["outside_selection"] == 7
     run = load_run(out)
     assert len(run.records) + run.errors == 5  # the report reads the same five
-    correct = sum(r["outcome"] == "strict_correct" for r in run.records)
+    correct = sum(r.outcome == "strict_correct" for r in run.records)
     assert correct == summary["strict_correct"]
     assert len(summary["selected_ids"]) == 5
     assert _eval(path, out, "--limit", "12").exit_code == 0  # all twelve again

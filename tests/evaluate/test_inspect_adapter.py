@@ -101,10 +101,10 @@ def test_closure_task_scores_as_the_harness_does(
 
     log_file = Path(log.location)
     (run,) = load_runs([log_file])
-    by_id = {r["id"]: r for r in run.records}
+    by_id = {r.id: r for r in run.records}
     assert set(by_id) == set(ours)
-    assert all(by_id[i]["strict"] == ours[i]["strict"] for i in ours)
-    assert all(by_id[i]["category"] == ours[i]["category"] for i in ours)
+    assert all(by_id[i].strict == ours[i]["strict"] for i in ours)
+    assert all(by_id[i].category == ours[i]["category"] for i in ours)
     md, _ = build_report([log_file, tmp_path / "run"], tmp_path / "report")
     table = md.read_text()
     assert "ClosureBench: accuracy by level" in table and "fake/m" in table

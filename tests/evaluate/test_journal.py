@@ -464,7 +464,7 @@ def test_summary_and_report_show_given_up_results(tmp_path: Path) -> None:
     )
     survived = ok.model_copy(update={"id": "b", "harness_deaths": HarnessDeaths(count=1)})
     lines = [r.to_json() for r in (ok, survived, _given_up())]
-    summary = summarize(lines).to_json()
+    summary = summarize([ok, survived, _given_up()]).to_json()
     assert summary["strict_accuracy"] == 2 / 3 and summary["counts"]["answered"] == 3
     assert summary["harness_deaths"] == {"recorded_wrong": 1, "survived": 1, "examples": ["p"]}
     run_dir = tmp_path / "run"
@@ -479,4 +479,4 @@ def test_summary_and_report_show_given_up_results(tmp_path: Path) -> None:
     assert stats.responses == 3 and stats.failures == {"harness_died": 1}
     assert stats.classes["execution"] == 1
     # a given-up record of a non-program mode is not a program execution
-    assert program_stats([_given_up(mode="direct").to_json()]).responses == 0
+    assert program_stats([_given_up(mode="direct")]).responses == 0

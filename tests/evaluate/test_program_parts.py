@@ -6,6 +6,7 @@ from types import SimpleNamespace as R
 from typing import Any
 
 import pytest
+from typed_records import results
 
 from closurebench.evaluate.program import (
     ein_answer,
@@ -190,7 +191,7 @@ def test_program_stats_counts_classes_and_failures() -> None:
         },
         {"outcome": "strict_correct", "extra": {}},  # not a program-mode result
     ]
-    st = program_stats(recs)
+    st = program_stats(results(recs))
     assert (st.responses, st.executed, st.wrong) == (5, 3, 4)
     assert st.classes == {"graph_reading": 1, "logic": 1, "execution": 2}
     assert st.failures == {"no_program": 1, "syntax_error": 1}

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from typed_records import closure_instance
+from typed_records import closure_instance, results
 
 from closurebench.evaluate.cache import CompletionCache
 from closurebench.evaluate.providers import GenerationSettings, ProviderError, ScriptedProvider
@@ -55,8 +55,8 @@ def test_summarize_streams_one_pass() -> None:
          "usage": {"prompt_tokens": 10, "completion_tokens": 4}, "latency_s": 1.0},
         {"outcome": "no_answer", "error": "x", "usage": {}, "mode": "late"},
     ]  # fmt: skip
-    assert summarize(iter(rows)) == summarize(rows)
-    s = summarize(iter(rows)).to_json()
+    assert summarize(iter(results(rows))) == summarize(results(rows))
+    s = summarize(iter(results(rows))).to_json()
     # the old-style failed record ("no_answer" with an error) is an error, not a model result
     assert s["counts"] == {"total": 2, "answered": 1, "errors": 1}
     assert s["outcomes"]["error"] == 1 and s["outcomes"]["no_answer"] == 0

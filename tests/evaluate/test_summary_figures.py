@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from eval_cli import EVAL_APP
 from fake_openai_server import Reply
+from typed_records import results
 from typer.testing import CliRunner
 
 import closurebench
@@ -260,8 +261,8 @@ def test_summarize_keeps_only_what_the_figures_read() -> None:
         {"id": "d", "outcome": "strict_correct", "suite": "closure", "mode": "direct",
          "extra": {}},
     ]  # fmt: skip
-    summary = summarize(rows).to_json()
-    answered = [r for r in rows if r["outcome"] != "error"]
+    summary = summarize(results(rows)).to_json()
+    answered = [r for r in results(rows) if not r.is_error]
     assert summary["figures"] == summary_figures(answered).model_dump(mode="json")
     agent = summary["figures"]["grit"]["agent"]
     assert agent["episodes"] == 2 and agent["tool_calls_mean"] == 1.0 and agent["cut"] == 1
@@ -273,7 +274,7 @@ def test_summarize_keeps_only_what_the_figures_read() -> None:
 def test_an_unreadable_structure_names_the_result_in_the_summary() -> None:
     bad = {"id": "g-9", "outcome": "wrong", "suite": "grit", "mode": "agent",
            "extra": {"structure": {"cls": "exact"}}}  # fmt: skip
-    summary = summarize([bad]).to_json()
+    summary = summarize(results([bad])).to_json()
     assert summary["figures"] is None
     assert "'g-9'" in summary["figures_error"] and "node_f1" in summary["figures_error"]
     assert summary["counts"]["answered"] == 1  # the rest of the summary is written

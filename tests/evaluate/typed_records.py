@@ -2,14 +2,29 @@
 
 ``closure_instance(id, question, answer)`` builds a valid
 :class:`~closurebench.schema.ClosureInstance` around the fields a test cares about;
-every other field gets a fixed, valid value.
+every other field gets a fixed, valid value. ``result(outcome, ...)`` does the same for a
+:class:`~closurebench.schema.ResultRecord`, and ``results(rows)`` validates result rows
+written as JSON objects.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from closurebench.schema import ClosureInstance, GritInstance
+from closurebench.schema import ClosureInstance, GritInstance, ResultRecord, parse_result
+
+
+def result(outcome: str, **fields: Any) -> ResultRecord:
+    """A result with ``outcome`` (id ``r`` and mode ``direct`` unless given; ``strict``
+    and ``lenient`` as the outcome implies unless given)."""
+    return ResultRecord.model_validate({"id": "r", "mode": "direct", "outcome": outcome, **fields})
+
+
+def results(rows: Iterable[dict[str, Any]]) -> list[ResultRecord]:
+    """Result rows (JSON objects, as a results file holds them) validated; a row without
+    ``id`` or ``mode`` gets ``r<i>`` and ``direct``."""
+    return [parse_result({"id": f"r{i}", "mode": "direct", **row}) for i, row in enumerate(rows)]
 
 
 def closure_instance(

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from report_fixtures import record
+from report_fixtures import record, typed
 
 from closurebench.report.aggregate import Run
 from closurebench.report.memorisation import gap_interval, interval
@@ -94,14 +94,14 @@ def crowded_runs(count: int = 16) -> list[Run]:
         model, mode = MODELS[i % len(MODELS)], MODES[(i // len(MODELS)) % len(MODES)]
         label = f"{model} · {mode}" if i < 2 * len(MODELS) else f"{model} · {mode} #{i}"
         recs = run_records(i, model if i < 2 * len(MODELS) else f"{model}-{i}", mode)
-        runs.append(Run(Path(f"runs/{i}"), label, model, mode, recs))
+        runs.append(Run(Path(f"runs/{i}"), label, model, mode, typed(recs)))
     return runs
 
 
 def thin_run() -> Run:
     """One run, one instance per (level, n) cell, n = 4..24."""
     recs = run_records(3, "thin-model")
-    return Run(Path("runs/thin"), "thin-model · direct", "thin-model", "direct", recs)
+    return Run(Path("runs/thin"), "thin-model · direct", "thin-model", "direct", typed(recs))
 
 
 def _set_scores(name: ProbeSetName, k: int, n: int, seeds: int) -> SetScores:

@@ -1,16 +1,21 @@
 """Seeded synthetic run directories for the report tests (independent of the runner).
 
 ``synthetic_records`` draws ClosureBench and GRIT result records with the runner's
-field names; ``write_run`` writes ``results.jsonl`` and ``summary.json``.
+field names (their JSON form, as the results file holds them); ``write_run`` writes
+``results.jsonl`` and ``summary.json``; ``typed`` reads them as a loaded run holds them
+(:class:`~closurebench.report.run.LoadedResult`), for the aggregation functions.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
+
+from closurebench.report.run import LoadedResult
+from closurebench.schema import parse_result
 
 CATEGORIES = {
     1: ["reachability", "count_reachable"],
@@ -43,6 +48,12 @@ def record(outcome: str, **meta: Any) -> dict[str, Any]:
     }
     rec.update(meta)
     return rec
+
+
+def typed(records: Iterable[dict[str, Any]]) -> list[LoadedResult]:
+    """The records validated and loaded as :func:`~closurebench.report.aggregate.load_run`
+    holds them (texts dropped; self-corrections not counted)."""
+    return [LoadedResult.of(parse_result(r)) for r in records]
 
 
 def _outcome(rng: random.Random, p: float) -> str:

@@ -18,6 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from report_fixtures import typed
 
 from closurebench.report.aggregate import Run
 from closurebench.report.figure_checks import (
@@ -46,7 +47,7 @@ Maker = Callable[[Sequence[Run]], Figure | None]
 
 
 def _run(label: str, records: list[dict[str, Any]]) -> Run:
-    return Run(Path(label), label, label, "direct", records)
+    return Run(Path(label), label, label, "direct", typed(records))
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +139,7 @@ def test_lines_in_the_axes_use_the_legend_colours(crowded_figures: dict[str, Fig
 
 def test_one_instance_per_n_is_binned_to_at_least_min_cell() -> None:
     run = thin_run()
-    by_n = {n: sum(1 for r in run.records if r.get("level") == 1 and r.get("n") == n)
+    by_n = {n: sum(1 for r in run.records if r.level == 1 and r.n == n)
             for n in range(4, 25)}  # fmt: skip
     assert set(by_n.values()) == {1}
     bins = n_bins([by_n])

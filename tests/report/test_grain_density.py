@@ -92,7 +92,7 @@ def test_a_grit_split_gives_the_density_and_old_runs_join_it(make_run, tmp_path:
     run = load_run(make_run("old", recs))
     assert "grain_structure_density" not in [t.key for t in grain_tables([run], "grit")]
     assert attach_instances([run], [path]) == len(instances)
-    assert [r["density"] for r in run.records] == [inst.density for inst in instances]
+    assert [r.density for r in run.records] == [inst.density for inst in instances]
     (table,) = [t for t in grain_tables([run], "grit") if t.key == "grain_structure_density"]
     by_hand = {
         label: sum(

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import math
+import random
+import re
 
 import pytest
-from report_fixtures import record, synthetic_records
+from report_fixtures import record, synthetic_records, typed
 
 from closurebench.report.aggregate import (
+    _MARKER_RE,
+    MARKER_ALTERNATION,
+    SELF_CORRECTION_MARKERS,
+    LoadedResult,
     Rate,
     ReportError,
     accuracy,
     accuracy_by,
+    group_by,
+    group_by_bin,
     is_lenient,
     latency_stats,
     load_run,
@@ -45,7 +53,7 @@ def test_rate_format_shows_ci_only_for_small_cells() -> None:
 
 
 def test_accuracy_by_level_hand_made() -> None:
-    recs = (
+    recs = typed(
         [record("strict_correct", level=1)] * 3
         + [record("lenient_only", level=1)]
         + [record("wrong", level=2)] * 3
@@ -58,22 +66,24 @@ def test_accuracy_by_level_hand_made() -> None:
 
 
 def test_outcome_shares_sum_to_100() -> None:
-    recs = synthetic_records("m", "direct", 0.5, 7)
+    recs = typed(synthetic_records("m", "direct", 0.5, 7))
     shares = outcome_shares(recs)
     assert sum(shares.values()) == pytest.approx(100.0)
     assert shares["strict_correct"] + shares["lenient_only"] == pytest.approx(accuracy(recs).pct)
 
 
 def test_token_and_latency_stats() -> None:
-    recs = [
-        record("strict_correct", completion_tokens=100, latency_s=1.0),
-        record("wrong", completion_tokens=300, latency_s=2.0),
-        record("lenient_only", completion_tokens=200, latency_s=3.0),
-    ]
+    recs = typed(
+        [
+            record("strict_correct", completion_tokens=100, latency_s=1.0),
+            record("wrong", completion_tokens=300, latency_s=2.0),
+            record("lenient_only", completion_tokens=200, latency_s=3.0),
+        ]
+    )
     ts = token_stats(recs)
     assert ts.completion_mean == 200.0 and ts.per_correct == 300.0 and ts.correct == 2
     assert latency_stats(recs) == pytest.approx((2.0, 2.8))
-    assert math.isinf(token_stats([record("wrong")]).per_correct)
+    assert math.isinf(token_stats(typed([record("wrong")])).per_correct)
 
 
 def test_load_errors_name_the_path(tmp_path, make_run) -> None:
@@ -104,7 +114,7 @@ def test_a_partly_written_last_line_is_skipped(tmp_path, make_run) -> None:
         fh.write('{"id": "x", "outcome": "stri')
     loaded = load_run(run)
     assert len(loaded.records) == 2
-    assert all("response" not in r for r in loaded.records)
+    assert all(r.response == "" for r in loaded.records)  # texts are not kept
 
 
 def test_results_written_before_the_typed_records_still_load(tmp_path, make_run) -> None:
@@ -123,4 +133,42 @@ def test_results_written_before_the_typed_records_still_load(tmp_path, make_run)
     }  # fmt: skip
     run = load_run(make_run("old", [old]))
     assert run.label == "m · cot" and is_lenient(run.records[0])
-    assert run.records[0]["outcome"] == "lenient_only" and run.records[0]["level"] == 1
+    assert run.records[0].outcome == "lenient_only" and run.records[0].level == 1
+
+
+def test_loaded_results_are_typed_and_keep_no_texts(make_run) -> None:
+    prog = record("wrong", extra={"exec_outcome": "ok", "program": "x = 1", "error_class": "logic"})
+    run = load_run(make_run("p", [prog, record("strict_correct", response="Wait. Hmm, 3.")]))
+    first, second = run.records
+    assert isinstance(first, LoadedResult) and first.extra == {
+        "exec_outcome": "ok",
+        "error_class": "logic",
+    }  # the program text is dropped, the figures' keys kept
+    assert second.response == "" and second.self_corrections == 2
+    assert second.strict and second.lenient
+
+
+def test_a_text_of_the_wrong_type_is_named_not_dropped(make_run) -> None:
+    bad = make_run("bad", [record("wrong", response=["not", "text"])])
+    with pytest.raises(ReportError, match=r"results.jsonl:1: .*field 'response'"):
+        load_run(bad)
+
+
+def test_grouping_by_a_field_no_result_has_is_refused() -> None:
+    recs = typed([record("wrong", level=1)])
+    assert list(group_by(recs, "level")) == [1]
+    with pytest.raises(ValueError, match=r"'levle' is not a result field; expected one of id,"):
+        group_by(recs, "levle")
+    with pytest.raises(ValueError, match="'density_bin' is not a result field"):
+        group_by_bin(recs, "density_bin", ((0.0, 1.0),), integer=False)
+
+
+def test_the_marker_pattern_matches_as_the_plain_alternation() -> None:
+    """The first-letter lookahead only skips positions: same matches as the plain pattern."""
+    plain = re.compile(r"\b(?:" + MARKER_ALTERNATION + r")\b", re.IGNORECASE)
+    rng = random.Random(0)
+    pieces = [*SELF_CORRECTION_MARKERS, "WAIT", "Let  me\nreconsider", "await", "ahmm", "İ", " "]
+    pieces += ["actually,", "hmmm", "wait-", "_wait", "Hmm.", "\u00e9", "on  second\tthought"]
+    for _ in range(2_000):
+        text = "".join(rng.choice(pieces) + rng.choice(["", " ", ".", "x"]) for _ in range(12))
+        assert _MARKER_RE.findall(text) == plain.findall(text), text

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from report_fixtures import record, synthetic_records, write_run
+from report_fixtures import record, synthetic_records, typed, write_run
 
 from closurebench import generate_split
 from closurebench.report import build_report
@@ -63,7 +63,7 @@ def test_sample_variance_reproduces_grain_table_10(
     row: str, counts: list[tuple[int, int]], printed: float
 ) -> None:
     names = ["canonical", "random", "semantic", "mixed"]
-    recs = _grit_counts(dict(zip(names, counts, strict=True)), "naming")
+    recs = typed(_grit_counts(dict(zip(names, counts, strict=True)), "naming"))
     # Hand computation: accuracies as fractions, sum of squared deviations / (4 - 1).
     accs = [k / n for k, n in counts]
     mean = sum(accs) / 4
@@ -78,8 +78,10 @@ def test_macro_overall_reproduces_grain_table_2(tmp_path: Path) -> None:
     tasks = ["shortest_path", "graph_coloring", "tsp", "vertex_cover", "bfs", "centrality"]
     # GRAIN (Qwen-3-Base, SFT + ARPO): 99.38 92.92 97.92 93.30 98.33 92.70 -> Avg. 95.76.
     grain = [9938, 9292, 9792, 9330, 9833, 9270]
-    recs = _grit_counts(
-        {t: (k, 10000) for t, k in zip(tasks, grain, strict=True)}, "task", split="test"
+    recs = typed(
+        _grit_counts(
+            {t: (k, 10000) for t, k in zip(tasks, grain, strict=True)}, "task", split="test"
+        )
     )
     assert sum(grain) / 100 / 6 == pytest.approx(95.758, abs=1e-3)  # by hand
     assert f"{macro_accuracy(recs):.2f}" == "95.76"
@@ -88,7 +90,7 @@ def test_macro_overall_reproduces_grain_table_2(tmp_path: Path) -> None:
     counts = [(22, 160), (20, 160), (3, 160), (5, 120), (1, 160), (12, 160)]
     ma = _grit_counts(dict(zip(tasks, counts, strict=True)), "task")
     assert len(ma) == 920
-    assert f"{macro_accuracy(ma):.2f}" == "6.74"
+    assert f"{macro_accuracy(typed(ma)):.2f}" == "6.74"
     table = grit_task_table([load_run(write_run(tmp_path, "ma", ma))])
     assert table.header[-3:] == ["Overall (macro)", "Micro", "N"]
     assert table.rows[0][-3:] == ["6.74", "6.85", "920"]
@@ -99,7 +101,7 @@ def test_test_vs_ood_gap_and_size_bins() -> None:
     # ``split`` is not a result field yet: it arrives by attach_instances (or META_FIELDS).
     recs = _grit_counts({"bfs": (9576, 10000)}, "task", split="test", n=12)
     recs += _grit_counts({"bfs": (8796, 10000)}, "task", split="ood", n=45)
-    runs = [Run(Path("."), "m · direct", "m", "direct", recs)]
+    runs = [Run(Path("."), "m · direct", "m", "direct", typed(recs))]
     t = grit_split_table(runs)
     assert t.header == ["Run", "test", "ood", "Test−OOD gap (pp)"]
     assert t.rows[0][1:] == ["95.76", "87.96", "+7.8"]
@@ -122,7 +124,7 @@ def test_self_correction_table_by_level(tmp_path: Path) -> None:
         record("strict_correct", suite="closure", level=1, response="x", reasoning="Wait."),
     ]
     run = load_run(write_run(tmp_path, "cot", [*recs]))
-    assert all("response" not in r for r in run.records)  # texts are not kept
+    assert all(r.response == "" and r.reasoning is None for r in run.records)  # not kept
     t = self_correction_table([run])
     assert t.header == ["Run", "Mean L1", "Mean L3", "Mean", "Any L1 (%)", "Any L3 (%)", "Any (%)"]
     assert t.rows[0][1:] == ["0.50", "1.50", "1.00", "50.0", "50.0", "50.0"]
@@ -169,7 +171,7 @@ def test_density_and_directional_joined_from_a_real_split(tmp_path: Path) -> Non
     assert strict_lenient_table([run]).rows[0][-1] == "–"
     assert "closure_density" not in [t.key for t in all_tables([run])["ClosureBench"]]
     assert attach_instances([run], [data]) == 24
-    assert all(isinstance(r["density"], float) and r["split"] == "heldout" for r in run.records)
+    assert all(isinstance(r.density, float) and r.split == "heldout" for r in run.records)
     assert strict_lenient_table([run]).rows[0][1:] == [
         "50.0 [31.4, 68.6]",
         "100.0 [86.2, 100.0]",
@@ -265,7 +267,7 @@ def test_encoding_study_end_to_end(tmp_path: Path) -> None:
         )
     )
     run = load_run(tmp_path / "run")
-    assert {r["encoding"] for r in run.records} == {"nl", "json", "matrix"}
+    assert {r.encoding for r in run.records} == {"nl", "json", "matrix"}
     t = encoding_table([run])
     assert [c.split(" ")[0] for c in t.rows[0][1:4]] == ["100.0", "100.0", "0.0"]
     md, _ = build_report([tmp_path / "run"], tmp_path / "report")

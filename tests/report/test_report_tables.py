@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from report_fixtures import record
+from report_fixtures import record, typed
 
 from closurebench.report.aggregate import load_run, load_runs, naming_variance
 from closurebench.report.tables import (
@@ -91,8 +91,8 @@ def test_grit_naming_variance_and_form_gap(make_run) -> None:
     accs = [1.0, 0.5, 0.75, 0.25]
     mean = sum(accs) / 4
     expected_var = 1e4 * sum((a - mean) ** 2 for a in accs) / 3  # sample variance: 1041.67
-    assert naming_variance(recs) == pytest.approx(expected_var)
-    assert naming_variance(recs, ddof=0) == pytest.approx(781.25)
+    assert naming_variance(typed(recs)) == pytest.approx(expected_var)
+    assert naming_variance(typed(recs), ddof=0) == pytest.approx(781.25)
     runs = [load_run(make_run("g", recs))]
     nt = grit_naming_table(runs)
     assert nt.header == [

@@ -18,14 +18,16 @@ here add those up into the typed figures of :mod:`closurebench.schema.summary`:
   :func:`figure_view` to keep only what these read).
 
 Every function takes answered results (a result with outcome ``error`` is not a model
-response; callers leave it out) as JSON objects, in the form the results file holds or
-the report loads.
+response; callers leave it out) as typed :class:`~closurebench.schema.ResultRecord`
+objects: the records the results file holds, or the report's
+(:class:`~closurebench.report.run.LoadedResult` is one).
 
 Example:
-    >>> recs = [{"suite": "grit", "outcome": "strict_correct", "mode": "program-python",
-    ...          "extra": {"exec_outcome": "ok", "exec_seconds": 0.5}},
-    ...         {"suite": "grit", "outcome": "no_answer", "mode": "program-python",
-    ...          "extra": {"exec_outcome": "timeout", "error_class": "execution"}}]
+    >>> def program(outcome, **extra):
+    ...     return ResultRecord(id=outcome, outcome=outcome, mode="program-python",
+    ...                         suite="grit", extra=extra)
+    >>> recs = [program("strict_correct", exec_outcome="ok", exec_seconds=0.5),
+    ...         program("no_answer", exec_outcome="timeout", error_class="execution")]
     >>> figs = summary_figures(recs)
     >>> figs.closure is None, figs.grit.agent is None
     (True, True)
@@ -41,7 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from closurebench.errors import ClosureBenchError
-from closurebench.schema.enums import Outcome
+from closurebench.schema.results import ResultRecord
 from closurebench.schema.summary import (
     PROGRAM_ERROR_CLASSES,
     AgentFigures,
@@ -107,151 +109,132 @@ FIGURE_EXTRA_KEYS: tuple[str, ...] = (
     "agent_outcome",
 )
 
-#: The top-level result fields the figures read.
-_FIGURE_FIELDS: tuple[str, ...] = (
-    "id",
-    "outcome",
-    "strict",
-    "lenient",
-    "mode",
-    "harness_deaths",
-    "suite",
-    "level",
-    "naming",
-    "form",
-)
-
-_LENIENT_OUTCOMES = (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY)
-
 
 class FiguresError(ClosureBenchError, ValueError):
     """A result's mode details cannot be read (the message names the result)."""
 
 
-def is_strict(rec: Mapping[str, Any]) -> bool:
-    """Whether a result is correct under strict scoring.
+def is_strict(rec: ResultRecord) -> bool:
+    """Whether a result is correct under strict scoring (its ``strict``, set by the scorer).
 
     Example:
-        >>> is_strict({"outcome": "strict_correct"}), is_strict({"outcome": "lenient_only"})
-        (True, False)
+        >>> is_strict(ResultRecord(id="a", outcome="strict_correct", strict=True, mode="d"))
+        True
     """
-    if rec.get("strict") is not None:
-        return bool(rec["strict"])
-    return rec.get("outcome") == Outcome.STRICT_CORRECT
+    return rec.strict
 
 
-def is_lenient(rec: Mapping[str, Any]) -> bool:
+def is_lenient(rec: ResultRecord) -> bool:
     """Whether a result is correct under lenient scoring (the reported accuracy).
 
     Example:
-        >>> is_lenient({"outcome": "lenient_only"}), is_lenient({"outcome": "wrong"})
-        (True, False)
+        >>> is_lenient(ResultRecord(id="a", outcome="lenient_only", lenient=True, mode="d"))
+        True
     """
-    if rec.get("lenient") is not None:
-        return bool(rec["lenient"])
-    return rec.get("outcome") in _LENIENT_OUTCOMES
+    return rec.lenient
 
 
-def harness_gave_up(rec: Mapping[str, Any]) -> bool:
+def harness_gave_up(rec: ResultRecord) -> bool:
     """Whether a result was given up on because the harness died handling its reply.
 
     Example:
-        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": {"count": 2, "gave_up": True}})
+        >>> deaths = {"count": 2, "gave_up": True}
+        >>> harness_gave_up(ResultRecord(id="a", outcome="wrong", mode="d", harness_deaths=deaths))
         True
-        >>> harness_gave_up({"outcome": "wrong", "harness_deaths": None})
+        >>> harness_gave_up(ResultRecord(id="a", outcome="wrong", mode="d"))
         False
     """
-    deaths = rec.get("harness_deaths")
-    return isinstance(deaths, Mapping) and bool(deaths.get("gave_up"))
+    return rec.harness_deaths is not None and rec.harness_deaths.gave_up
 
 
-def result_suite(rec: Mapping[str, Any]) -> str | None:
+def result_suite(rec: ResultRecord) -> str | None:
     """The suite of a result: its ``suite``, else inferred from its fields (old files).
 
     A result without ``suite`` is ClosureBench when it carries ``level``, GRIT when it
     carries ``naming`` or ``form``; None otherwise.
 
     Example:
-        >>> result_suite({"suite": "grit"}), result_suite({"level": 2}), result_suite({})
+        >>> def rec(**meta): return ResultRecord(id="a", outcome="wrong", mode="d", **meta)
+        >>> result_suite(rec(suite="grit")), result_suite(rec(level=2)), result_suite(rec())
         ('grit', 'closure', None)
     """
-    if rec.get("suite"):
-        return str(rec["suite"])
-    if rec.get("level") is not None:
+    if rec.suite:
+        return rec.suite
+    if rec.level is not None:
         return "closure"
-    if rec.get("naming") or rec.get("form"):
+    if rec.naming or rec.form:
         return "grit"
     return None
 
 
-def _extra(rec: Mapping[str, Any]) -> Mapping[str, Any]:
-    extra = rec.get("extra")
-    return extra if isinstance(extra, Mapping) else {}
-
-
-def is_agent_result(rec: Mapping[str, Any]) -> bool:
+def is_agent_result(rec: ResultRecord) -> bool:
     """Whether a result comes from an agent mode (``extra`` has an agent key).
 
     Example:
-        >>> is_agent_result({"extra": {"structure": None}}), is_agent_result({"extra": {}})
+        >>> def rec(**extra): return ResultRecord(id="a", outcome="wrong", mode="d", extra=extra)
+        >>> is_agent_result(rec(structure=None)), is_agent_result(rec())
         (True, False)
     """
-    extra = _extra(rec)
-    return any(k in extra for k in AGENT_EXTRA_KEYS)
+    return any(k in rec.extra for k in AGENT_EXTRA_KEYS)
 
 
-def is_program_result(rec: Mapping[str, Any]) -> bool:
+def is_program_result(rec: ResultRecord) -> bool:
     """Whether a result counts as a program-mode response (:func:`program_figures`).
 
     It does when its ``extra`` has an execution outcome, or when a program mode gave it
     up because the harness died running its program (:func:`harness_gave_up`).
 
     Example:
-        >>> is_program_result({"extra": {"exec_outcome": "ok"}})
+        >>> is_program_result(ResultRecord(id="a", outcome="wrong", mode="program-ein",
+        ...                                extra={"exec_outcome": "ok"}))
         True
-        >>> dead = {"harness_deaths": {"count": 2, "gave_up": True}, "extra": {}}
-        >>> is_program_result({**dead, "mode": "program-ein"}), is_program_result(dead)
+        >>> dead = {"count": 2, "gave_up": True}
+        >>> def rec(mode): return ResultRecord(id="a", outcome="wrong", mode=mode,
+        ...                                    harness_deaths=dead)
+        >>> is_program_result(rec("program-ein")), is_program_result(rec("direct"))
         (True, False)
     """
-    if harness_gave_up(rec) and str(rec.get("mode") or "").startswith("program"):
+    if harness_gave_up(rec) and rec.mode.startswith("program"):
         return True
-    return _extra(rec).get("exec_outcome") is not None
+    return rec.extra.get("exec_outcome") is not None
 
 
-def figure_view(rec: Mapping[str, Any]) -> dict[str, Any] | None:
+def figure_view(rec: ResultRecord) -> ResultRecord | None:
     """What the figures read of a result, or None when it is neither program nor agent.
 
-    Keeps :data:`FIGURE_EXTRA_KEYS` of ``extra`` and the few top-level fields the figures
-    read, so a long run's summary holds small dicts (no trajectories, no programs).
+    The result without its texts and with only :data:`FIGURE_EXTRA_KEYS` in ``extra``,
+    so a long run's summary holds small records (no trajectories, no programs).
 
     Example:
-        >>> figure_view({"outcome": "wrong", "extra": {"exec_outcome": "ok", "program": "…"}})
-        {'outcome': 'wrong', 'extra': {'exec_outcome': 'ok'}}
-        >>> figure_view({"outcome": "wrong", "extra": {}}) is None
+        >>> rec = ResultRecord(id="a", outcome="wrong", mode="program-ein", response="…",
+        ...                    extra={"exec_outcome": "ok", "program": "…"})
+        >>> view = figure_view(rec)
+        >>> view.extra, view.response
+        ({'exec_outcome': 'ok'}, '')
+        >>> figure_view(ResultRecord(id="a", outcome="wrong", mode="direct")) is None
         True
     """
     if not (is_program_result(rec) or is_agent_result(rec)):
         return None
-    out = {k: rec[k] for k in _FIGURE_FIELDS if k in rec}
-    extra = _extra(rec)
-    out["extra"] = {k: extra[k] for k in FIGURE_EXTRA_KEYS if k in extra}
-    return out
+    extra = {k: rec.extra[k] for k in FIGURE_EXTRA_KEYS if k in rec.extra}
+    return rec.model_copy(update={"response": "", "reasoning": None, "extra": extra})
 
 
 def _finite(x: float) -> float | None:
     return None if math.isnan(x) else x
 
 
-def extra_numbers(records: Iterable[Mapping[str, Any]], key: str) -> list[float]:
+def extra_numbers(records: Iterable[ResultRecord], key: str) -> list[float]:
     """The numeric values of ``extra[key]`` over the results that record one.
 
     Example:
-        >>> extra_numbers([{"extra": {"rounds": 2}}, {"extra": {"rounds": True}}, {}], "rounds")
+        >>> def rec(**extra): return ResultRecord(id="a", outcome="wrong", mode="d", extra=extra)
+        >>> extra_numbers([rec(rounds=2), rec(rounds=True), rec()], "rounds")
         [2.0]
     """
     out = []
     for rec in records:
-        value = _extra(rec).get(key)
+        value = rec.extra.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             out.append(float(value))
     return out
@@ -261,7 +244,7 @@ def _mean(xs: Sequence[float]) -> float | None:
     return math.fsum(xs) / len(xs) if xs else None
 
 
-def program_figures(records: Iterable[Mapping[str, Any]]) -> ProgramFigures:
+def program_figures(records: Iterable[ResultRecord]) -> ProgramFigures:
     """Execution rate, §4.5 error classes and execution failures of program-mode results.
 
     Results that are no program-mode response (:func:`is_program_result`) are not
@@ -269,11 +252,12 @@ def program_figures(records: Iterable[Mapping[str, Any]]) -> ProgramFigures:
     execution, ``harness_died``, of class ``execution``.
 
     Example:
-        >>> recs = [{"outcome": "strict_correct", "extra": {"exec_outcome": "ok"}},
-        ...         {"outcome": "wrong", "extra": {"exec_outcome": "ok",
-        ...          "error_class": "graph_reading", "exec_seconds": 0.2}},
-        ...         {"outcome": "no_answer", "extra": {"exec_outcome": "timeout",
-        ...          "error_class": "execution"}}]
+        >>> def rec(outcome, **extra):
+        ...     return ResultRecord(id="a", outcome=outcome, lenient=outcome == "strict_correct",
+        ...                         mode="program-python", extra=extra)
+        >>> recs = [rec("strict_correct", exec_outcome="ok"),
+        ...         rec("wrong", exec_outcome="ok", error_class="graph_reading", exec_seconds=0.2),
+        ...         rec("no_answer", exec_outcome="timeout", error_class="execution")]
         >>> st = program_figures(recs)
         >>> st.executed, st.wrong, st.classes["graph_reading"], st.failures, st.exec_seconds_mean
         (2, 2, 1, {'timeout': 1}, 0.2)
@@ -286,15 +270,16 @@ def program_figures(records: Iterable[Mapping[str, Any]]) -> ProgramFigures:
         if not is_program_result(rec):
             continue
         responses += 1
-        if harness_gave_up(rec) and str(rec.get("mode") or "").startswith("program"):
+        if harness_gave_up(rec) and rec.mode.startswith("program"):
             x: Mapping[str, Any] = {"exec_outcome": "harness_died", "error_class": "execution"}
         else:
-            x = _extra(rec)
+            x = rec.extra
         outcome = str(x["exec_outcome"])
         if outcome == "ok":
             executed += 1
-            if x.get("exec_seconds") is not None:
-                seconds.append(float(x["exec_seconds"]))
+            exec_seconds = x.get("exec_seconds")
+            if isinstance(exec_seconds, int | float):
+                seconds.append(float(exec_seconds))
         else:
             failures[outcome] = failures.get(outcome, 0) + 1
         if not is_lenient(rec):
@@ -313,19 +298,19 @@ def program_figures(records: Iterable[Mapping[str, Any]]) -> ProgramFigures:
     )
 
 
-def _score(rec: Mapping[str, Any]) -> StructureScore | None:
-    data = _extra(rec).get("structure")
+def _score(rec: ResultRecord) -> StructureScore | None:
+    data = rec.extra.get("structure")
     if data is None:
         return None
     if not isinstance(data, Mapping):
-        raise FiguresError(f"result {rec.get('id')!r}: extra.structure is not an object")
+        raise FiguresError(f"result {rec.id!r}: extra.structure is not an object")
     try:
         return StructureScore.from_json(data)
     except ValueError as exc:
-        raise FiguresError(f"result {rec.get('id')!r}: {exc}") from None
+        raise FiguresError(f"result {rec.id!r}: {exc}") from None
 
 
-def structure_figures(records: Sequence[Mapping[str, Any]]) -> StructureFigures:
+def structure_figures(records: Sequence[ResultRecord]) -> StructureFigures:
     """Structure recovery of agent results (GRAIN Tables 6 and 19).
 
     The means and class shares of
@@ -339,7 +324,10 @@ def structure_figures(records: Sequence[Mapping[str, Any]]) -> StructureFigures:
     Example:
         >>> s = {"node_f1": 1.0, "edge_f1": 0.5, "exact": False, "s_inv": 0.5,
         ...      "cls": "missing_edges"}
-        >>> agg = structure_figures([{"extra": {"structure": s}}, {"extra": {"structure": None}}])
+        >>> def rec(structure):
+        ...     return ResultRecord(id="a", outcome="wrong", mode="agent",
+        ...                         extra={"structure": structure})
+        >>> agg = structure_figures([rec(s), rec(None)])
         >>> agg.n, agg.edge_f1, agg.parsed, agg.shares["missing_edges"], agg.counts["no_call"]
         (2, 0.25, 1, 50.0, 1)
     """
@@ -359,14 +347,15 @@ def structure_figures(records: Sequence[Mapping[str, Any]]) -> StructureFigures:
     )
 
 
-def agent_outcome(rec: Mapping[str, Any]) -> str:
+def agent_outcome(rec: ResultRecord) -> str:
     """How an agent episode ended (``extra.agent_outcome``; :data:`UNKNOWN_OUTCOME` if unsaid).
 
     Example:
-        >>> agent_outcome({"extra": {"agent_outcome": "max_rounds"}}), agent_outcome({})
+        >>> def rec(**extra): return ResultRecord(id="a", outcome="wrong", mode="d", extra=extra)
+        >>> agent_outcome(rec(agent_outcome="max_rounds")), agent_outcome(rec())
         ('max_rounds', 'unknown')
     """
-    value = _extra(rec).get("agent_outcome")
+    value = rec.extra.get("agent_outcome")
     return str(value) if value not in (None, "") else UNKNOWN_OUTCOME
 
 
@@ -382,7 +371,7 @@ def outcome_sort_key(value: str) -> tuple[int, str]:
     return (len(AGENT_OUTCOME_ORDER), value)
 
 
-def agent_figures(records: Sequence[Mapping[str, Any]]) -> AgentFigures:
+def agent_figures(records: Sequence[ResultRecord]) -> AgentFigures:
     """Rounds and tool calls per episode, structure recovery and episode ends of agent results.
 
     Args:
@@ -392,10 +381,10 @@ def agent_figures(records: Sequence[Mapping[str, Any]]) -> AgentFigures:
         FiguresError: a result's ``extra.structure`` is not a structure score.
 
     Example:
-        >>> recs = [{"extra": {"structure": None, "rounds": 1, "tool_calls": 0,
-        ...                    "agent_outcome": "answered"}},
-        ...         {"extra": {"structure": None, "rounds": 3, "tool_calls": 2,
-        ...                    "agent_outcome": "token_limit"}}]
+        >>> def rec(rounds, calls, end):
+        ...     return ResultRecord(id="a", outcome="wrong", mode="agent", extra={
+        ...         "structure": None, "rounds": rounds, "tool_calls": calls, "agent_outcome": end})
+        >>> recs = [rec(1, 0, "answered"), rec(3, 2, "token_limit")]
         >>> a = agent_figures(recs)
         >>> a.rounds_mean, a.tool_calls_mean, a.outcomes, a.cut
         (2.0, 1.0, {'answered': 1, 'token_limit': 1}, 1)
@@ -414,14 +403,14 @@ def agent_figures(records: Sequence[Mapping[str, Any]]) -> AgentFigures:
     )
 
 
-def suite_figures(records: Sequence[Mapping[str, Any]]) -> SuiteFigures | None:
+def suite_figures(records: Sequence[ResultRecord]) -> SuiteFigures | None:
     """The program and agent figures of one suite's results; None when there are neither.
 
     Raises:
         FiguresError: an agent result's ``extra.structure`` is not a structure score.
 
     Example:
-        >>> suite_figures([{"outcome": "wrong", "extra": {}}]) is None
+        >>> suite_figures([ResultRecord(id="a", outcome="wrong", mode="direct")]) is None
         True
     """
     program = program_figures(records)
@@ -434,7 +423,7 @@ def suite_figures(records: Sequence[Mapping[str, Any]]) -> SuiteFigures | None:
     )
 
 
-def summary_figures(records: Iterable[Mapping[str, Any]]) -> SummaryFigures:
+def summary_figures(records: Iterable[ResultRecord]) -> SummaryFigures:
     """The mode figures of answered results, per suite (``summary.json``'s ``figures``).
 
     Results without a suite (:func:`result_suite`) are not counted.
@@ -443,10 +432,10 @@ def summary_figures(records: Iterable[Mapping[str, Any]]) -> SummaryFigures:
         FiguresError: an agent result's ``extra.structure`` is not a structure score.
 
     Example:
-        >>> summary_figures([{"suite": "closure", "outcome": "wrong", "extra": {}}])
+        >>> summary_figures([ResultRecord(id="a", outcome="wrong", mode="d", suite="closure")])
         SummaryFigures(closure=None, grit=None)
     """
-    by: dict[str, list[Mapping[str, Any]]] = {"closure": [], "grit": []}
+    by: dict[str, list[ResultRecord]] = {"closure": [], "grit": []}
     for rec in records:
         suite = result_suite(rec)
         if suite in by:

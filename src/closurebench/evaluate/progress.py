@@ -7,11 +7,10 @@ are counted apart (``err N``), as in ``summary.json``.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from closurebench.schema import ResultRecord
-from closurebench.schema.results import is_error_result
 
 __all__ = ["ProgressBar"]
 
@@ -21,7 +20,7 @@ class ProgressBar:
 
     UPDATE_EVERY_S = 0.1
 
-    def __init__(self, enabled: bool, total: int, done: Iterable[Mapping[str, Any]]) -> None:
+    def __init__(self, enabled: bool, total: int, done: Iterable[ResultRecord]) -> None:
         """Start the bar (when ``enabled``) with the counters of the results ``done``.
 
         Args:
@@ -33,11 +32,11 @@ class ProgressBar:
         self.strict = self.count = self.tokens = self.errors = 0
         for r in done:
             self.count += 1
-            if is_error_result(r):
+            if r.is_error:
                 self.errors += 1
                 continue
-            self.strict += bool(r.get("strict"))
-            self.tokens += int((r.get("usage") or {}).get("completion_tokens") or 0)
+            self.strict += r.strict
+            self.tokens += r.usage.completion_tokens
         self.start = time.monotonic()
         self.new = 0
         self._unshown = 0

@@ -25,10 +25,11 @@ the metadata fields of :data:`~closurebench.schema.META_FIELDS` copied from the 
 (missing ones are null).
 
 Example:
-    >>> s = summarize([{"outcome": "strict_correct", "strict": True, "lenient": True,
-    ...                 "usage": {"prompt_tokens": 10, "completion_tokens": 4},
-    ...                 "latency_s": 1.0, "error": None},
-    ...                {"outcome": "error", "error": "ProviderError: 503"}])
+    >>> ok = ResultRecord(id="a", outcome="strict_correct", strict=True, lenient=True,
+    ...                   usage={"prompt_tokens": 10, "completion_tokens": 4},
+    ...                   latency_s=1.0, mode="direct")
+    >>> failed = ResultRecord(id="b", outcome="error", error="ProviderError: 503", mode="direct")
+    >>> s = summarize([ok, failed])
     >>> s.strict_accuracy, s.outcomes["strict_correct"], s.tokens.completion_mean
     (1.0, 1, 4.0)
     >>> s.to_json()["counts"], s.complete
@@ -40,7 +41,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -58,7 +59,7 @@ from closurebench.schema import (
     Usage,
     parse_result,
 )
-from closurebench.schema.results import is_error_result, upgrade_result
+from closurebench.schema.results import upgrade_result
 from closurebench.schema.summary import RunSummary, parse_summary
 
 if TYPE_CHECKING:
@@ -310,7 +311,7 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
-def summarize(results: Iterable[Mapping[str, Any]]) -> RunSummary:
+def summarize(results: Iterable[ResultRecord]) -> RunSummary:
     """Aggregate results into ``summary.json``'s typed record (one streaming pass).
 
     Accuracies are over *answered* instances: a result with outcome ``error`` (no
@@ -338,8 +339,8 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> RunSummary:
     says which result.
 
     Args:
-        results: Result objects (the JSON form, e.g. from :func:`iter_results`; any
-            iterable, consumed once).
+        results: Typed results (e.g. from :func:`iter_result_records`; any iterable,
+            consumed once).
 
     Returns:
         The summary: the keys it sets are the ones ``summary.json`` holds
@@ -355,45 +356,41 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> RunSummary:
     examples: list[str] = []
     gave_up = survived = 0
     gave_up_ids: list[str] = []
-    views: list[dict[str, Any]] = []  # what the mode figures read of each answered result
-    first: dict[str, Any] | None = None
+    views: list[ResultRecord] = []  # what the mode figures read of each answered result
+    first: ResultRecord | None = None
     for r in results:
         if first is None:
-            first = {"mode": r.get("mode"), "settings": r.get("settings")}
+            first = r
         total += 1
-        deaths = r.get("harness_deaths")
-        if isinstance(deaths, Mapping):
-            if deaths.get("gave_up"):
+        deaths = r.harness_deaths
+        if deaths is not None:
+            if deaths.gave_up:
                 gave_up += 1
                 if len(gave_up_ids) < 3:
-                    gave_up_ids.append(str(r.get("id")))
+                    gave_up_ids.append(r.id)
             else:
                 survived += 1
-        usage = r.get("usage") or {}
-        completion_total += float(usage.get("completion_tokens") or 0)
-        prompt_total += float(usage.get("prompt_tokens") or 0)
-        reasoning = usage.get("reasoning_tokens")
-        if isinstance(reasoning, int) and not isinstance(reasoning, bool):
-            reasoning_total += reasoning
+        completion_total += r.usage.completion_tokens
+        prompt_total += r.usage.prompt_tokens
+        if r.usage.reasoning_tokens is not None:
+            reasoning_total += r.usage.reasoning_tokens
             reasoning_reported += 1
-        if r.get("suite") is not None:
-            suites.add(str(r.get("suite")))
-        if is_error_result(r):
+        if r.suite is not None:
+            suites.add(r.suite)
+        if r.is_error:
             outcomes[Outcome.ERROR.value] += 1
-            message = str(r.get("error") or "")
+            message = r.error or ""
             if len(examples) < 3 and message not in examples:
                 examples.append(message)
             continue
         answered += 1
-        strict += bool(r.get("strict"))
-        lenient += bool(r.get("lenient"))
-        outcome = str(r.get("outcome"))
-        outcomes[outcome] = outcomes.get(outcome, 0) + 1
-        latencies.append(float(r.get("latency_s") or 0.0))
+        strict += r.strict
+        lenient += r.lenient
+        outcomes[r.outcome.value] += 1
+        latencies.append(r.latency_s)
         view = figure_view(r)
         if view is not None:
             views.append(view)
-    first = first or {}
     errors = total - answered
     figures_error: dict[str, str] = {}
     try:
@@ -429,8 +426,8 @@ def summarize(results: Iterable[Mapping[str, Any]]) -> RunSummary:
                 "survived": survived,
                 "examples": gave_up_ids,
             },
-            "mode": first.get("mode"),
-            "settings": first.get("settings"),
+            "mode": first.mode if first is not None else None,
+            "settings": first.settings if first is not None else None,
             "suites": sorted(suites),
             "figures": figures,
             **figures_error,

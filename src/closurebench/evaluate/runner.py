@@ -84,6 +84,7 @@ from closurebench.evaluate.providers.base import (
 )
 from closurebench.evaluate.records import (
     ResultWriter,
+    iter_result_records,
     iter_results,
     make_result,
     repair_results,
@@ -164,9 +165,13 @@ class RunPlan:
         """``RUN_DIR/results.jsonl``."""
         return self.out_dir / RESULTS_FILE
 
-    def selected_results(self) -> Iterable[dict[str, Any]]:
-        """Stream the results file's records of the selected instances (first per id)."""
-        return (r for r in iter_results(self.results_path) if str(r["id"]) in self.selected_ids)
+    def selected_results(self) -> Iterable[ResultRecord]:
+        """Stream the results file's typed records of the selected instances (first per id).
+
+        Raises:
+            DatasetFileError: a line is JSON but not a result record (names the line).
+        """
+        return (r for r in iter_result_records(self.results_path) if r.id in self.selected_ids)
 
 
 def _start_over(out_dir: Path) -> None:

@@ -32,10 +32,12 @@ panel exists; ``lenient_directional`` only in runs scored since the directional 
 exists) can be joined from the dataset files the run was made from
 (:func:`attach_instances`); tables that need them are left out when no record has them.
 
+Every function takes the typed results a run holds (:class:`LoadedResult`, or any
+:class:`~closurebench.schema.ResultRecord`); a grouping key names one of their fields.
+
 Example:
-    >>> recs = [{"outcome": "strict_correct", "strict": True, "lenient": True, "level": 1},
-    ...         {"outcome": "lenient_only", "strict": False, "lenient": True, "level": 1},
-    ...         {"outcome": "wrong", "strict": False, "lenient": False, "level": 2}]
+    >>> def rec(outcome, **meta): return LoadedResult(id="x", outcome=outcome, mode="d", **meta)
+    >>> recs = [rec("strict_correct", level=1), rec("lenient_only", level=1), rec("wrong", level=2)]
     >>> round(accuracy(recs).pct, 2)
     66.67
     >>> {k: r.pct for k, r in accuracy_by(recs, "level").items()}
@@ -52,7 +54,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from closurebench.errors import ClosureBenchError, DatasetFileError
 from closurebench.evaluate.figures import (
@@ -64,16 +66,22 @@ from closurebench.evaluate.figures import (
 from closurebench.evaluate.figures import program_figures as program_stats
 from closurebench.evaluate.records import read_summary, summarize
 from closurebench.jsonl import scan
-from closurebench.report.run import ReportError, Run, run_model_and_mode
-from closurebench.schema import Outcome, parse_result
+from closurebench.report.run import (
+    PROGRAM_TEXTS,
+    LoadedResult,
+    ReportError,
+    Run,
+    run_model_and_mode,
+)
+from closurebench.schema import Outcome, ResultRecord, parse_result
 from closurebench.schema.enums import MODEL_OUTCOMES
-from closurebench.schema.results import is_error_result
 from closurebench.schema.summary import PROGRAM_ERROR_CLASSES, RunSummary
 from closurebench.schema.summary import ProgramFigures as ProgramStats
 
 __all__ = [
     "DENSITY_BINS",
     "JOINED_FIELDS",
+    "MARKER_ALTERNATION",
     "NAMING_ORDER",
     "OUTCOMES",
     "PROGRAM_ERROR_CLASSES",
@@ -81,6 +89,7 @@ __all__ = [
     "SELF_CORRECTION_MARKERS",
     "SIZE_BINS",
     "SMALL_N",
+    "LoadedResult",
     "ProgramStats",
     "Rate",
     "ReportError",
@@ -106,9 +115,11 @@ __all__ = [
     "load_runs",
     "macro_accuracy",
     "naming_variance",
+    "natural_key",
     "outcome_shares",
     "percentile",
     "program_stats",
+    "result_field",
     "sample_variance",
     "self_correction_stats",
     "split_gap",
@@ -162,15 +173,21 @@ SELF_CORRECTION_MARKERS: tuple[str, ...] = (
 """Phrases counted as chain-of-thought self-corrections (paper §4.3/§4.4: "Wait, let me
 reconsider…" segments), matched case-insensitively as whole words."""
 
+#: The markers as one alternation (a space matches any run of whitespace).
+MARKER_ALTERNATION = "|".join(re.escape(m).replace("\\ ", r"\s+") for m in SELF_CORRECTION_MARKERS)
+# The lookahead on the markers' first letters only skips positions no marker can start
+# at (the same matches, about twice as fast on long chain-of-thought texts).
 _MARKER_RE = re.compile(
-    r"\b(?:"
-    + "|".join(re.escape(m).replace("\\ ", r"\s+") for m in SELF_CORRECTION_MARKERS)
-    + r")\b",
+    r"\b(?=[" + "".join(sorted({m[0] for m in SELF_CORRECTION_MARKERS})) + r"])"
+    r"(?:" + MARKER_ALTERNATION + r")\b",
     re.IGNORECASE,
 )
 
-#: The per-record field :func:`load_run` adds: self-correction markers in the texts.
+#: The field :class:`LoadedResult` adds: self-correction markers in the texts.
 SELF_CORRECTIONS = "self_corrections"
+
+#: A result type (a loaded result, or any result record): functions keep it.
+R = TypeVar("R", bound=ResultRecord)
 
 _Z95 = 1.959963984540054
 
@@ -250,7 +267,7 @@ class Rate:
         return text
 
 
-def _read_results(results: Path) -> Iterable[dict[str, Any]]:
+def _read_results(results: Path) -> Iterable[LoadedResult]:
     """The validated records of ``results`` (texts dropped), via the one JSONL reader."""
     for line in scan(results):
         if line.torn:
@@ -262,19 +279,24 @@ def _read_results(results: Path) -> Iterable[dict[str, Any]]:
                 continue
             raise ReportError(f"{results}:{line.lineno}: malformed JSON ({line.error})")
         try:
-            record = parse_result(line.obj, where=f"{results}:{line.lineno}")
+            yield parse_result(_loaded_form(line.obj), f"{results}:{line.lineno}", LoadedResult)
         except DatasetFileError as exc:
             raise ReportError(str(exc)) from None
-        # The tables need outcomes, usage, latency and metadata, never the texts:
-        # dropping them keeps reports of long chain-of-thought runs small in memory.
-        # The one thing read from the texts, the self-correction count, is kept.
-        out = record.model_dump(mode="json", exclude={"response", "reasoning"})
-        if isinstance(out.get("extra"), dict):  # a program mode's texts: not needed either
-            out["extra"] = {k: v for k, v in out["extra"].items() if k not in _PROGRAM_TEXTS}
-        out[SELF_CORRECTIONS] = count_self_corrections(record.response) + (
-            count_self_corrections(record.reasoning) if record.reasoning else 0
-        )
-        yield out
+
+
+def _loaded_form(obj: dict[str, Any]) -> dict[str, Any]:
+    """A results-file object as a :class:`LoadedResult` holds it, validated in one pass:
+    the texts dropped (a text of the wrong type is kept, for validation to name), the
+    self-corrections counted."""
+    texts = [obj.get("response", ""), obj.get("reasoning")]
+    if not all(x is None or isinstance(x, str) for x in texts):
+        return obj
+    out = {**obj, "response": "", "reasoning": None}
+    out[SELF_CORRECTIONS] = sum(count_self_corrections(x) for x in texts)
+    extra = obj.get("extra")
+    if isinstance(extra, dict):
+        out["extra"] = {k: v for k, v in extra.items() if k not in PROGRAM_TEXTS}
+    return out
 
 
 def load_run(path: str | Path) -> Run:
@@ -312,17 +334,17 @@ def load_run(path: str | Path) -> Run:
     results = p / "results.jsonl"
     if not results.is_file():
         raise ReportError(f"{results}: not found; pass a run directory written by the runner")
-    records: list[dict[str, Any]] = []
+    records: list[LoadedResult] = []
     summary = _summary(p / "summary.json")
     # The last command's selection, when the folder holds results outside it: the
     # report covers what summary.json covers.
     listed = summary.selected_ids if summary is not None else None
     selection = set(listed) if listed is not None else None
 
-    def selected() -> Iterator[dict[str, Any]]:
+    def selected() -> Iterator[LoadedResult]:
         for rec in _read_results(results):
-            if selection is None or str(rec.get("id")) in selection:
-                if not is_error_result(rec):
+            if selection is None or rec.id in selection:
+                if not rec.is_error:
                     records.append(rec)
                 yield rec
 
@@ -416,18 +438,26 @@ def load_runs(paths: Iterable[str | Path]) -> list[Run]:
     return runs
 
 
-def accuracy(records: Sequence[dict[str, Any]], strict: bool = False) -> Rate:
+def accuracy(records: Sequence[ResultRecord], strict: bool = False) -> Rate:
     """Lenient (default) or strict accuracy of ``records`` as a :class:`Rate`.
 
     Example:
-        >>> accuracy([{"outcome": "lenient_only"}, {"outcome": "wrong"}], strict=True)
-        Rate(k=0, n=2)
+        >>> recs = [LoadedResult(id=o, outcome=o, mode="d") for o in ("lenient_only", "wrong")]
+        >>> accuracy(recs, strict=True), accuracy(recs)
+        (Rate(k=0, n=2), Rate(k=1, n=2))
     """
     ok = is_strict if strict else is_lenient
     return Rate(sum(1 for r in records if ok(r)), len(records))
 
 
-def _sort_key(value: Any) -> tuple[int, Any]:
+def natural_key(value: Any) -> tuple[int, Any]:
+    """The sort key of a grouping value (:func:`group_by`'s order): numbers numerically,
+    GRIT namings and forms in paper order, other strings alphabetically, None last.
+
+    Example:
+        >>> sorted(["realistic", "zeta", 3, "standard"], key=natural_key)
+        [3, 'standard', 'realistic', 'zeta']
+    """
     if isinstance(value, bool) or value is None:
         return (3, str(value))
     if isinstance(value, int | float):
@@ -439,40 +469,72 @@ def _sort_key(value: Any) -> tuple[int, Any]:
     return (2, str(value))
 
 
-def group_by(records: Iterable[dict[str, Any]], key: str) -> dict[Any, list[dict[str, Any]]]:
+def result_field(rec: ResultRecord, key: str) -> Any:
+    """The value of the field ``key`` of ``rec``; None for a :class:`LoadedResult` field on
+    a plain record.
+
+    Raises:
+        ValueError: ``key`` is not a field of :class:`LoadedResult`.
+
+    Example:
+        >>> rec = ResultRecord(id="a", outcome="wrong", mode="d", n=5)
+        >>> result_field(rec, "n"), result_field(rec, "self_corrections")
+        (5, None)
+    """
+    return getattr(rec, _checked_field(key), None)
+
+
+_FIELDS = frozenset(LoadedResult.model_fields)
+
+
+def _checked_field(key: str) -> str:
+    """``key``, when it names a field of :class:`LoadedResult` (else ValueError)."""
+    if key not in _FIELDS:
+        names = ", ".join(LoadedResult.model_fields)
+        raise ValueError(f"{key!r} is not a result field; expected one of {names}")
+    return key
+
+
+def group_by(records: Iterable[R], key: str) -> dict[Any, list[R]]:
     """Group records by a field (records without it are dropped), keys in a natural order.
 
     Numbers sort numerically, GRIT namings and forms in paper order, other strings
     alphabetically.
 
+    Raises:
+        ValueError: ``key`` is not a field of :class:`LoadedResult`.
+
     Example:
-        >>> list(group_by([{"naming": "mixed"}, {"naming": "canonical"}, {}], "naming"))
+        >>> recs = [LoadedResult(id="x", outcome="wrong", mode="d", naming=naming)
+        ...         for naming in ("mixed", "canonical", None)]
+        >>> list(group_by(recs, "naming"))
         ['canonical', 'mixed']
     """
-    groups: dict[Any, list[dict[str, Any]]] = {}
+    groups: dict[Any, list[R]] = {}
+    name = _checked_field(key)
     for rec in records:
-        value = rec.get(key)
+        value = getattr(rec, name, None)
         if value is None or value == "":
             continue
         groups.setdefault(value, []).append(rec)
-    return dict(sorted(groups.items(), key=lambda kv: _sort_key(kv[0])))
+    return dict(sorted(groups.items(), key=lambda kv: natural_key(kv[0])))
 
 
-def accuracy_by(
-    records: Iterable[dict[str, Any]], key: str, strict: bool = False
-) -> dict[Any, Rate]:
+def accuracy_by(records: Iterable[ResultRecord], key: str, strict: bool = False) -> dict[Any, Rate]:
     """Accuracy per value of ``key`` (see :func:`group_by` for ordering)."""
     return {k: accuracy(v, strict) for k, v in group_by(records, key).items()}
 
 
-def suite_records(run: Run, suite: str) -> list[dict[str, Any]]:
+def suite_records(run: Run, suite: str) -> list[LoadedResult]:
     """The records of ``run`` belonging to a suite (``"closure"`` or ``"grit"``).
 
     Records without ``suite`` count as ClosureBench when they carry ``level``, as GRIT
     when they carry ``naming`` or ``form``.
 
     Example:
-        >>> r = Run(Path("."), "m", "m", "", [{"suite": "grit"}, {"level": 2}])
+        >>> recs = [LoadedResult(id="a", outcome="wrong", mode="d", suite="grit"),
+        ...         LoadedResult(id="b", outcome="wrong", mode="d", level=2)]
+        >>> r = Run(Path("."), "m", "m", "", recs)
         >>> len(suite_records(r, "closure")), len(suite_records(r, "grit"))
         (1, 1)
     """
@@ -480,17 +542,18 @@ def suite_records(run: Run, suite: str) -> list[dict[str, Any]]:
     return [r for r in run.records if result_suite(r) == suite]
 
 
-def outcome_shares(records: Sequence[dict[str, Any]]) -> dict[str, float]:
+def outcome_shares(records: Sequence[ResultRecord]) -> dict[str, float]:
     """Percentage of records per outcome (sums to 100 for non-empty input).
 
     Example:
-        >>> s = outcome_shares([{"outcome": "wrong"}, {"outcome": "no_answer"}])
+        >>> recs = [LoadedResult(id=o, outcome=o, mode="d") for o in ("wrong", "no_answer")]
+        >>> s = outcome_shares(recs)
         >>> s["wrong"], s["no_answer"], sum(s.values())
         (50.0, 50.0, 100.0)
     """
     counts = {o.value: 0 for o in OUTCOMES}
     for rec in records:
-        outcome = Outcome(rec["outcome"])
+        outcome = rec.outcome
         if outcome.is_model:  # an error is not a response (load_run drops them anyway)
             counts[outcome.value] += 1
     n = sum(counts.values())
@@ -537,27 +600,26 @@ class TokenStats:
     reasoning_reported: int = 0
 
 
-def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
+def token_stats(records: Sequence[ResultRecord]) -> TokenStats:
     """Tokens per answer and per correct answer (completion tokens; missing usage counts 0).
 
     Example:
-        >>> recs = [{"outcome": "strict_correct", "usage": {"prompt_tokens": 10,
-        ...          "completion_tokens": 30}},
-        ...         {"outcome": "wrong", "usage": {"prompt_tokens": 20, "completion_tokens": 10}}]
+        >>> def rec(outcome, prompt, completion, reasoning=None):
+        ...     usage = {"prompt_tokens": prompt, "completion_tokens": completion,
+        ...              "reasoning_tokens": reasoning}
+        ...     return LoadedResult(id="x", outcome=outcome, mode="d", usage=usage)
+        >>> recs = [rec("strict_correct", 10, 30), rec("wrong", 20, 10)]
         >>> st = token_stats(recs)
         >>> st.completion_mean, st.prompt_mean, st.per_correct, st.reasoning_reported
         (20.0, 15.0, 40.0, 0)
-        >>> recs[0]["usage"]["reasoning_tokens"] = 24
-        >>> token_stats(recs).reasoning_mean
+        >>> token_stats([rec("strict_correct", 10, 30, 24), recs[1]]).reasoning_mean
         24.0
     """
     n = len(records)
-    comp = sum(float((r.get("usage") or {}).get("completion_tokens") or 0) for r in records)
-    prompt = sum(float((r.get("usage") or {}).get("prompt_tokens") or 0) for r in records)
+    comp = float(sum(r.usage.completion_tokens for r in records))
+    prompt = float(sum(r.usage.prompt_tokens for r in records))
     reasoning = [
-        float(u["reasoning_tokens"])
-        for r in records
-        if (u := r.get("usage") or {}).get("reasoning_tokens") is not None
+        float(r.usage.reasoning_tokens) for r in records if r.usage.reasoning_tokens is not None
     ]
     correct = sum(1 for r in records if is_lenient(r))
     return TokenStats(
@@ -571,17 +633,15 @@ def token_stats(records: Sequence[dict[str, Any]]) -> TokenStats:
     )
 
 
-_PROGRAM_TEXTS = frozenset({"program", "stdout_head"})
-
-
-def latency_stats(records: Sequence[dict[str, Any]]) -> tuple[float, float]:
-    """Mean and p90 of ``latency_s`` over records that have it (nan when none).
+def latency_stats(records: Sequence[ResultRecord]) -> tuple[float, float]:
+    """Mean and p90 of ``latency_s`` (nan when there are no records).
 
     Example:
-        >>> latency_stats([{"latency_s": 1.0}, {"latency_s": 3.0}, {}])
-        (2.0, 2.8)
+        >>> recs = [LoadedResult(id="x", outcome="wrong", mode="d", latency_s=s) for s in (1, 3)]
+        >>> latency_stats(recs), latency_stats([])
+        ((2.0, 2.8), (nan, nan))
     """
-    xs = [float(r["latency_s"]) for r in records if r.get("latency_s") is not None]
+    xs = [r.latency_s for r in records]
     if not xs:
         return (math.nan, math.nan)
     return (sum(xs) / len(xs), percentile(xs, 90))
@@ -602,7 +662,7 @@ def sample_variance(values: Sequence[float], ddof: int = 1) -> float:
     return sum((v - mean) ** 2 for v in values) / (len(values) - ddof)
 
 
-def naming_variance(records: Sequence[dict[str, Any]], ddof: int = 1) -> float:
+def naming_variance(records: Sequence[ResultRecord], ddof: int = 1) -> float:
     """Variance of per-naming-scheme accuracy, in units of 10⁻⁴ (= pp²), as GRAIN computes it.
 
     GRAIN's "Var." column (Table 10): accuracies as fractions, the *sample* variance
@@ -612,10 +672,10 @@ def naming_variance(records: Sequence[dict[str, Any]], ddof: int = 1) -> float:
     when fewer than two schemes are present.
 
     Example:
-        >>> recs = ([{"naming": "canonical", "outcome": "strict_correct"}] * 9
-        ...         + [{"naming": "canonical", "outcome": "wrong"}]
-        ...         + [{"naming": "random", "outcome": "strict_correct"}] * 7
-        ...         + [{"naming": "random", "outcome": "wrong"}] * 3)
+        >>> def rec(naming, outcome):
+        ...     return LoadedResult(id="x", outcome=outcome, mode="d", naming=naming)
+        >>> recs = ([rec("canonical", "strict_correct")] * 9 + [rec("canonical", "wrong")]
+        ...         + [rec("random", "strict_correct")] * 7 + [rec("random", "wrong")] * 3)
         >>> round(naming_variance(recs), 6)  # accuracies 0.9 and 0.7 -> var 0.02
         200.0
         >>> round(naming_variance(recs, ddof=0), 6)
@@ -625,12 +685,13 @@ def naming_variance(records: Sequence[dict[str, Any]], ddof: int = 1) -> float:
     return 1e4 * sample_variance(accs, ddof)
 
 
-def macro_accuracy(records: Sequence[dict[str, Any]], key: str = "task") -> float:
+def macro_accuracy(records: Sequence[ResultRecord], key: str = "task") -> float:
     """Mean of the per-``key`` accuracies in percent (GRAIN's "Avg.": macro over tasks).
 
     Example:
-        >>> recs = ([{"task": "bfs", "outcome": "strict_correct"}]
-        ...         + [{"task": "tsp", "outcome": "wrong"}] * 3)
+        >>> def rec(task, outcome): return LoadedResult(id="x", outcome=outcome, mode="d",
+        ...                                          task=task)
+        >>> recs = [rec("bfs", "strict_correct")] + [rec("tsp", "wrong")] * 3
         >>> macro_accuracy(recs), accuracy(recs).pct  # macro vs micro
         (50.0, 25.0)
     """
@@ -638,14 +699,14 @@ def macro_accuracy(records: Sequence[dict[str, Any]], key: str = "task") -> floa
     return sum(pcts) / len(pcts) if pcts else math.nan
 
 
-def split_gap(records: Sequence[dict[str, Any]], base: str = "test", other: str = "ood") -> float:
+def split_gap(records: Sequence[ResultRecord], base: str = "test", other: str = "ood") -> float:
     """``base`` minus ``other`` split accuracy in pp (GRAIN Table 3's Gap; nan if one is missing).
 
     Accuracies are macro averages over tasks (as GRAIN's Test and OOD columns).
 
     Example:
-        >>> recs = [{"split": "test", "task": "bfs", "outcome": "strict_correct"},
-        ...         {"split": "ood", "task": "bfs", "outcome": "wrong"}]
+        >>> recs = [LoadedResult(id="x", outcome=outcome, mode="d", split=split, task="bfs")
+        ...         for split, outcome in (("test", "strict_correct"), ("ood", "wrong"))]
         >>> split_gap(recs)
         100.0
     """
@@ -703,7 +764,7 @@ class SplitPair:
             return None
         return f"ambiguous: {' and '.join(parts)}; pass one run per split"
 
-    def records(self, which: str) -> list[dict[str, Any]]:
+    def records(self, which: str) -> list[LoadedResult]:
         """The GRIT results of split ``which`` in the pair's one run of that split.
 
         Args:
@@ -722,7 +783,7 @@ class SplitPair:
         runs = self.base if which == self.base_split else self.other
         if self.ambiguous:
             return []
-        return [r for r in suite_records(runs[0], "grit") if r.get("split") == which]
+        return [r for r in suite_records(runs[0], "grit") if r.split == which]
 
     @property
     def gap(self) -> float:
@@ -744,7 +805,8 @@ def split_pairs(runs: Sequence[Run], base: str = "test", other: str = "ood") -> 
 
     Example:
         >>> def grit(split):
-        ...     return [{"suite": "grit", "split": split, "task": "bfs", "outcome": "wrong"}]
+        ...     return [LoadedResult(id="x", outcome="wrong", mode="cot", suite="grit",
+        ...                          split=split, task="bfs")]
         >>> runs = [Run(Path("t"), "m (t)", "m", "cot", grit("test")),
         ...         Run(Path("o"), "m (o)", "m", "cot", grit("ood")),
         ...         Run(Path("x"), "x", "x", "cot", grit("test") + grit("ood"))]
@@ -760,7 +822,7 @@ def split_pairs(runs: Sequence[Run], base: str = "test", other: str = "ood") -> 
 
         def holding(split: str, members: list[Run] = members) -> tuple[Run, ...]:
             return tuple(
-                r for r in members if any(x.get("split") == split for x in suite_records(r, "grit"))
+                r for r in members if any(x.split == split for x in suite_records(r, "grit"))
             )
 
         with_base, with_other = holding(base), holding(other)
@@ -796,7 +858,7 @@ def _bin_of(value: float, bins: Sequence[tuple[float, float]], integer: bool) ->
 
 
 def accuracy_by_bin(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[ResultRecord],
     key: str,
     bins: Sequence[tuple[float, float]],
     integer: bool = True,
@@ -813,8 +875,8 @@ def accuracy_by_bin(
         strict: Strict instead of lenient accuracy.
 
     Example:
-        >>> recs = [{"n": 12, "outcome": "strict_correct"}, {"n": 18, "outcome": "wrong"},
-        ...         {"n": 14, "outcome": "wrong"}, {}]
+        >>> def rec(n, outcome="wrong"): return LoadedResult(id="x", outcome=outcome, mode="d", n=n)
+        >>> recs = [rec(12, "strict_correct"), rec(18), rec(14), rec(None)]
         >>> {k: r.fmt(ci=False) for k, r in accuracy_by_bin(recs, "n", SIZE_BINS).items()}
         {'10–15': '50.0', '16–20': '0.0'}
     """
@@ -823,15 +885,18 @@ def accuracy_by_bin(
 
 
 def group_by_bin(
-    records: Iterable[dict[str, Any]],
+    records: Iterable[R],
     key: str,
     bins: Sequence[tuple[float, float]],
     integer: bool = True,
-) -> dict[int, list[dict[str, Any]]]:
+) -> dict[int, list[R]]:
     """Records per bin of a numeric field: bin index -> records, in bin order.
 
     Records without a number under ``key`` (a bool is none) or outside every bin are
     left out, and so are bins without records.
+
+    Raises:
+        ValueError: ``key`` is not a field of :class:`LoadedResult`.
 
     Args:
         records: Result records.
@@ -841,14 +906,16 @@ def group_by_bin(
         integer: Whether the field holds integers.
 
     Example:
-        >>> recs = [{"d": 0.1}, {"d": 0.314}, {"d": 1.0}, {"d": True}, {}]
-        >>> by = group_by_bin(recs, "d", ((0, 0.314), (0.314, 0.415), (0.415, 1)), False)
-        >>> {i: [r["d"] for r in rs] for i, rs in by.items()}
+        >>> recs = [LoadedResult(id="x", outcome="wrong", mode="d", density=d)
+        ...         for d in (0.1, 0.314, 1.0, None)]
+        >>> by = group_by_bin(recs, "density", ((0, 0.314), (0.314, 0.415), (0.415, 1)), False)
+        >>> {i: [r.density for r in rs] for i, rs in by.items()}
         {0: [0.1], 1: [0.314], 2: [1.0]}
     """
-    groups: dict[int, list[dict[str, Any]]] = {}
+    groups: dict[int, list[R]] = {}
+    name = _checked_field(key)
     for rec in records:
-        value = rec.get(key)
+        value = getattr(rec, name, None)
         if isinstance(value, bool) or not isinstance(value, int | float):
             continue
         idx = _bin_of(float(value), bins, integer)
@@ -857,14 +924,15 @@ def group_by_bin(
     return dict(sorted(groups.items()))
 
 
-def _directional(rec: dict[str, Any]) -> bool | None:
-    value = rec.get("lenient_directional")
+def _directional(rec: ResultRecord) -> bool | None:
+    value = rec.lenient_directional
     if value is None:
-        value = (rec.get("extra") or {}).get("lenient_directional")
-    return value if isinstance(value, bool) else None
+        found = rec.extra.get("lenient_directional")
+        value = found if isinstance(found, bool) else None
+    return value
 
 
-def directional_accuracy(records: Sequence[dict[str, Any]]) -> Rate:
+def directional_accuracy(records: Sequence[ResultRecord]) -> Rate:
     """Accuracy under the directional lenient variant, over the records that record it.
 
     The variant (``scoring.lenient.LENIENT_DIRECTIONAL``) is read from the record's
@@ -872,8 +940,9 @@ def directional_accuracy(records: Sequence[dict[str, Any]]) -> Rate:
     :func:`attach_instances` for older runs); ``Rate(0, 0)`` when no record has it.
 
     Example:
-        >>> directional_accuracy([{"lenient_directional": True}, {"outcome": "wrong"},
-        ...                       {"extra": {"lenient_directional": False}}])
+        >>> def rec(**fields): return LoadedResult(id="x", outcome="wrong", mode="d", **fields)
+        >>> directional_accuracy([rec(lenient_directional=True), rec(),
+        ...                       rec(extra={"lenient_directional": False})])
         Rate(k=1, n=2)
     """
     got = [v for v in (_directional(r) for r in records) if v is not None]
@@ -907,14 +976,18 @@ class SelfCorrectionStats:
     share: float
 
 
-def self_correction_stats(records: Sequence[dict[str, Any]]) -> SelfCorrectionStats:
+def self_correction_stats(records: Sequence[ResultRecord]) -> SelfCorrectionStats:
     """Mean self-correction markers per response and the share of responses with any.
 
+    Records that carry no count (no :class:`LoadedResult`, or one not counted) are left
+    out.
+
     Example:
-        >>> self_correction_stats([{"self_corrections": 3}, {"self_corrections": 0}, {}])
+        >>> def rec(k): return LoadedResult(id="x", outcome="wrong", mode="d", self_corrections=k)
+        >>> self_correction_stats([rec(3), rec(0), rec(None)])
         SelfCorrectionStats(responses=2, mean=1.5, share=50.0)
     """
-    counts = [int(r[SELF_CORRECTIONS]) for r in records if r.get(SELF_CORRECTIONS) is not None]
+    counts = [k for r in records if (k := result_field(r, SELF_CORRECTIONS)) is not None]
     if not counts:
         return SelfCorrectionStats(0, math.nan, math.nan)
     with_any = sum(1 for c in counts if c > 0)
@@ -948,7 +1021,7 @@ def attach_instances(runs: Sequence[Run], datasets: Iterable[str | Path]) -> int
     from closurebench.schema import ClosureInstance
     from closurebench.scoring import score_closure_value
 
-    wanted = {rec.get("id") for run in runs for rec in run.records}
+    wanted = {rec.id for run in runs for rec in run.records}
     found: dict[str, Any] = {}
     for path in datasets:
         try:
@@ -960,34 +1033,37 @@ def attach_instances(runs: Sequence[Run], datasets: Iterable[str | Path]) -> int
     judged = {Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY, Outcome.WRONG}
     matched = 0
     for run in runs:
-        for rec in run.records:
-            match = found.get(str(rec.get("id")))
-            if match is None:
+        for i, rec in enumerate(run.records):
+            inst = found.get(rec.id)
+            if inst is None:
                 continue
-            inst = match
             matched += 1
-            for key in JOINED_FIELDS:
-                if rec.get(key) is None and getattr(inst, key, None) is not None:
-                    rec[key] = getattr(inst, key)
+            update: dict[str, Any] = {
+                key: getattr(inst, key)
+                for key in JOINED_FIELDS
+                if getattr(rec, key) is None and getattr(inst, key, None) is not None
+            }
             if (
                 isinstance(inst, ClosureInstance)
                 and _directional(rec) is None
-                and rec.get("outcome") in judged
+                and rec.outcome in judged
             ):
-                score = score_closure_value(inst, rec.get("extracted"))
-                rec["lenient_directional"] = bool(score.lenient_directional)
+                score = score_closure_value(inst, rec.extracted)
+                update["lenient_directional"] = bool(score.lenient_directional)
+            if update:  # records are immutable: the run holds the joined copy
+                run.records[i] = rec.model_copy(update=update)
     return matched
 
 
-def form_gap(records: Sequence[dict[str, Any]]) -> float:
+def form_gap(records: Sequence[ResultRecord]) -> float:
     """Standard-minus-realistic accuracy gap in percentage points (nan if a form is missing).
 
     GRAIN reports ``|Standard − Real|``; the sign is kept here (positive: realistic is
     harder) and tables show it signed.
 
     Example:
-        >>> recs = [{"form": "standard", "outcome": "strict_correct"},
-        ...         {"form": "realistic", "outcome": "wrong"}]
+        >>> recs = [LoadedResult(id="x", outcome=outcome, mode="d", form=form)
+        ...         for form, outcome in (("standard", "strict_correct"), ("realistic", "wrong"))]
         >>> form_gap(recs)
         100.0
     """

@@ -39,12 +39,13 @@ tables every run gets (:func:`~closurebench.report.tables.grit_task_table`,
 
 Example:
     >>> from pathlib import Path
-    >>> from closurebench.report.aggregate import Run
+    >>> from closurebench.report.aggregate import LoadedResult, Run
     >>> ok = {"node_f1": 1.0, "edge_f1": 1.0, "exact": True, "s_inv": 1.0, "cls": "exact"}
-    >>> recs = [{"suite": "grit", "task": "bfs", "outcome": "strict_correct",
-    ...          "extra": {"structure": ok, "rounds": 2, "tool_calls": 1}},
-    ...         {"suite": "grit", "task": "bfs", "outcome": "no_answer",
-    ...          "extra": {"structure": None, "rounds": 4, "tool_calls": 0}}]
+    >>> def rec(outcome, **extra):
+    ...     return LoadedResult(id=outcome, outcome=outcome, mode="agent", suite="grit",
+    ...                         task="bfs", extra=extra)
+    >>> recs = [rec("strict_correct", structure=ok, rounds=2, tool_calls=1),
+    ...         rec("no_answer", structure=None, rounds=4, tool_calls=0)]
     >>> t = grain_structure_table([Run(Path("."), "m · agent", "m", "agent", recs)])
     >>> t.header
     ['Run', 'Node-F1', 'Edge-F1', 's_inv', 'Exact', 'Called', 'N']
@@ -56,7 +57,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 from closurebench.evaluate.figures import (
     AGENT_EXTRA_KEYS,
@@ -82,6 +82,7 @@ from closurebench.report.aggregate import (
     percentile,
     suite_records,
 )
+from closurebench.report.run import LoadedResult
 from closurebench.report.table import Table
 from closurebench.report.table import num as _num
 from closurebench.schema.summary import AgentFigures, StructureFigures
@@ -127,14 +128,12 @@ STRUCTURE_HEADERS: dict[str, str] = {
 }
 
 
-def agent_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def agent_records(records: Sequence[LoadedResult]) -> list[LoadedResult]:
     """The agent-mode results among ``records`` (:func:`is_agent_result`)."""
     return [r for r in records if is_agent_result(r)]
 
 
-def structure_summary(
-    records: Sequence[dict[str, Any]], where: str = "results"
-) -> StructureFigures:
+def structure_summary(records: Sequence[LoadedResult], where: str = "results") -> StructureFigures:
     """:func:`~closurebench.evaluate.figures.structure_figures` of agent results.
 
     Results whose ``extra.structure`` is null (no tool call) count under ``no_call``.
@@ -149,7 +148,10 @@ def structure_summary(
     Example:
         >>> s = {"node_f1": 1.0, "edge_f1": 0.5, "exact": False, "s_inv": 0.5,
         ...      "cls": "missing_edges"}
-        >>> agg = structure_summary([{"extra": {"structure": s}}, {"extra": {"structure": None}}])
+        >>> def rec(structure):
+        ...     return LoadedResult(id="a", outcome="wrong", mode="agent",
+        ...                         extra={"structure": structure})
+        >>> agg = structure_summary([rec(s), rec(None)])
         >>> agg.n, agg.edge_f1, agg.shares["missing_edges"], agg.counts["no_call"]
         (2, 0.25, 50.0, 1)
     """
@@ -159,7 +161,7 @@ def structure_summary(
         raise ReportError(f"{where}: {exc}") from None
 
 
-def _agent_figures(run: Run, records: Sequence[dict[str, Any]]) -> AgentFigures:
+def _agent_figures(run: Run, records: Sequence[LoadedResult]) -> AgentFigures:
     """:func:`~closurebench.evaluate.figures.agent_figures`, errors naming the run."""
     try:
         return agent_figures(records)
@@ -167,7 +169,7 @@ def _agent_figures(run: Run, records: Sequence[dict[str, Any]]) -> AgentFigures:
         raise ReportError(f"{run.path}: {exc}") from None
 
 
-def _agent_pairs(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str, Any]]]]:
+def _agent_pairs(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[LoadedResult]]]:
     out = []
     for run in runs:
         recs = agent_records(suite_records(run, suite))
@@ -262,11 +264,8 @@ def grain_structure_by_size_table(runs: Sequence[Run]) -> Table:
     )
 
 
-def _has_density(recs: Sequence[dict[str, Any]]) -> bool:
-    return any(
-        isinstance(r.get("density"), int | float) and not isinstance(r["density"], bool)
-        for r in recs
-    )
+def _has_density(recs: Sequence[LoadedResult]) -> bool:
+    return any(r.density is not None for r in recs)
 
 
 def grain_structure_by_density_table(runs: Sequence[Run]) -> Table:
@@ -281,7 +280,7 @@ def grain_structure_by_density_table(runs: Sequence[Run]) -> Table:
     for run, recs in _agent_pairs(runs, "grit"):
         for i, group in group_by_bin(recs, "density", bins, integer=False).items():
             agg = structure_summary(group, str(run.path))
-            mean = math.fsum(float(r["density"]) for r in group) / len(group)
+            mean = math.fsum(r.density or 0.0 for r in group) / len(group)
             rows.append(
                 [
                     run.label,
@@ -332,7 +331,7 @@ def grain_efficiency_table(runs: Sequence[Run], suite: str = "grit") -> Table:
     rows = []
     for run, recs in _agent_pairs(runs, suite):
         figures = _agent_figures(run, recs)
-        tokens = [float((r.get("usage") or {}).get("completion_tokens") or 0) for r in recs]
+        tokens = [float(r.usage.completion_tokens) for r in recs]
         lat_mean, lat_p90 = latency_stats(recs)
         rows.append(
             [
@@ -404,7 +403,8 @@ def grain_tables(runs: Sequence[Run], suite: str) -> list[Table]:
 
     Example:
         >>> from pathlib import Path
-        >>> grain_tables([Run(Path("."), "m", "m", "direct", [{"suite": "grit"}])], "grit")
+        >>> one = LoadedResult(id="a", outcome="wrong", mode="direct", suite="grit")
+        >>> grain_tables([Run(Path("."), "m", "m", "direct", [one])], "grit")
         []
     """
     pairs = _agent_pairs(runs, suite)
@@ -412,9 +412,9 @@ def grain_tables(runs: Sequence[Run], suite: str) -> list[Table]:
         return []
     out = [grain_structure_table(runs, suite)]
     if suite == "grit":
-        if any(r.get("task") for _, recs in pairs for r in recs):
+        if any(r.task for _, recs in pairs for r in recs):
             out.append(grain_structure_by_task_table(runs))
-        if any(isinstance(r.get("n"), int) for _, recs in pairs for r in recs):
+        if any(r.n is not None for _, recs in pairs for r in recs):
             out.append(grain_structure_by_size_table(runs))
         if any(_has_density(recs) for _, recs in pairs):
             out.append(grain_structure_by_density_table(runs))

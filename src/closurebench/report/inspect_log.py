@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from closurebench.report.run import ReportError, Run
+from closurebench.report.run import LoadedResult, ReportError, Run
 from closurebench.schema import META_FIELDS, Outcome, parse_result
 
 __all__ = ["INSPECT_SUFFIXES", "is_inspect_log", "runs_from_inspect_log"]
@@ -107,17 +107,16 @@ def runs_from_inspect_log(path: str | Path) -> list[Run]:
     epochs = sorted({s.epoch for s in log.samples})
     runs = []
     for epoch in epochs:
-        records: list[dict[str, Any]] = []
+        records: list[LoadedResult] = []
         errors = 0
         examples: list[str] = []
         for i, sample in enumerate(s for s in log.samples if s.epoch == epoch):
-            rec = parse_result(_record(sample, model), f"{p}: sample {i + 1}").model_dump(
-                mode="json", exclude={"response", "reasoning"}
-            )
-            if rec["outcome"] == Outcome.ERROR:
+            # Texts dropped as a run folder's; self-corrections not counted (None).
+            rec = LoadedResult.of(parse_result(_record(sample, model), f"{p}: sample {i + 1}"))
+            if rec.is_error:
                 errors += 1
-                if len(examples) < 3 and rec["error"] not in examples:
-                    examples.append(str(rec["error"]))
+                if len(examples) < 3 and rec.error not in examples:
+                    examples.append(str(rec.error))
             else:
                 records.append(rec)
         identity: dict[str, Any] = {

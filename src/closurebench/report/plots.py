@@ -20,9 +20,9 @@ result (no text past the figure, no colliding labels, no legend on the data).
 
 Example:
     >>> from pathlib import Path
-    >>> from closurebench.report.aggregate import Run
-    >>> recs = [{"suite": "closure", "level": 1, "n": 4, "outcome": "wrong",
-    ...          "usage": {"completion_tokens": 5}}]
+    >>> from closurebench.report.aggregate import LoadedResult, Run
+    >>> recs = [LoadedResult(id="a", outcome="wrong", mode="direct", suite="closure", level=1,
+    ...                      n=4, usage={"completion_tokens": 5})]
     >>> png = accuracy_by_level_png([Run(Path("."), "m", "m", "", recs)])
     >>> png[:8] == b"\\x89PNG\\r\\n\\x1a\\n"
     True
@@ -60,10 +60,12 @@ from closurebench.report.aggregate import (
     accuracy,
     accuracy_by,
     group_by,
+    natural_key,
     suite_records,
     token_stats,
 )
 from closurebench.report.figure_checks import polygons_overlap, text_polygon
+from closurebench.report.run import LoadedResult
 
 __all__ = [
     "COLOURS",
@@ -240,7 +242,7 @@ def _err(rates: Sequence[Rate]) -> list[list[float]]:
     return [lows, highs]
 
 
-def _pairs(runs: Sequence[Run], suite: str) -> list[tuple[int, Run, list[dict[str, Any]]]]:
+def _pairs(runs: Sequence[Run], suite: str) -> list[tuple[int, Run, list[LoadedResult]]]:
     """``(position in runs, run, suite records)`` of the runs that have records of ``suite``."""
     return [(i, r, recs) for i, r in enumerate(runs) if (recs := suite_records(r, suite))]
 
@@ -467,7 +469,10 @@ def accuracy_vs_n_figure(runs: Sequence[Run], min_count: int = MIN_CELL) -> Figu
         gaps = [b - a for a, b in itertools.pairwise(mids)]
         offsets = _dodge(len(per_run), min(gaps) if gaps else 1.0)
         for (i, _run, recs), dx in zip(per_run, offsets, strict=True):
-            rates = [accuracy([r for r in recs if lo <= r.get("n", -1) <= hi]) for lo, hi in bins]
+            rates = [
+                accuracy([r for r in recs if r.n is not None and lo <= r.n <= hi])
+                for lo, hi in bins
+            ]
             pts = [(m + dx, rate) for m, rate in zip(mids, rates, strict=True) if rate.n]
             if not pts:
                 continue
@@ -648,7 +653,7 @@ def grit_views_figure(runs: Sequence[Run], min_count: int = MIN_CELL) -> Figure 
     if not pairs:
         return None
     per_run = [(i, group_by(recs, "form") or {"all forms": recs}) for i, _, recs in pairs]
-    forms = list(group_by([{"form": f} for _, by in per_run for f in by], "form"))
+    forms = sorted({f for _, by in per_run for f in by}, key=natural_key)
     namings = list(group_by([r for _, _, recs in pairs for r in recs], "naming"))
     if not namings:
         return None

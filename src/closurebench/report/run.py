@@ -1,4 +1,5 @@
-"""A loaded run (:class:`Run`) and the error a run folder that cannot be read raises.
+"""A loaded run (:class:`Run`), its results (:class:`LoadedResult`) and the error a run
+folder that cannot be read raises.
 
 Every run source builds :class:`Run` objects: run folders
 (:func:`closurebench.report.aggregate.load_run`) and inspect logs
@@ -12,14 +13,54 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import Field
+
 from closurebench.errors import ClosureBenchError
+from closurebench.schema.results import ResultRecord
 from closurebench.schema.summary import RunSummary
 
-__all__ = ["ReportError", "Run", "run_model_and_mode"]
+__all__ = ["PROGRAM_TEXTS", "LoadedResult", "ReportError", "Run", "run_model_and_mode"]
+
+#: The texts of a program mode's ``extra`` that no table reads (dropped when loading).
+PROGRAM_TEXTS = frozenset({"program", "stdout_head"})
 
 
 class ReportError(ClosureBenchError, ValueError):
     """A run directory is missing or malformed (the message names the path)."""
+
+
+class LoadedResult(ResultRecord):
+    """A result as a report holds it: the validated record, texts dropped, one count kept.
+
+    The tables read outcomes, usage, latency and metadata, never the texts: a loaded
+    result has an empty ``response``, no ``reasoning`` and no program texts in ``extra``
+    (:data:`PROGRAM_TEXTS`), which keeps reports of long chain-of-thought runs small in
+    memory. The one figure read from the texts is kept.
+
+    Attributes:
+        self_corrections: Chain-of-thought self-correction markers in the response and
+            the reasoning (:func:`closurebench.report.aggregate.count_self_corrections`);
+            None when the source did not count them.
+
+    Example:
+        >>> full = ResultRecord(id="a", outcome="wrong", mode="cot", response="Wait, 4.")
+        >>> r = LoadedResult.of(full, self_corrections=1)
+        >>> r.response, r.self_corrections, r.outcome.value
+        ('', 1, 'wrong')
+    """
+
+    self_corrections: int | None = Field(default=None, ge=0)
+
+    @classmethod
+    def of(cls, record: ResultRecord, self_corrections: int | None = None) -> LoadedResult:
+        """``record`` without its texts, with ``self_corrections`` (no re-validation)."""
+        fields = dict(record)
+        fields["response"], fields["reasoning"] = "", None
+        fields["extra"] = {k: v for k, v in record.extra.items() if k not in PROGRAM_TEXTS}
+        fields["self_corrections"] = self_corrections
+        return cls.model_construct(
+            _fields_set=record.model_fields_set | {"self_corrections"}, **fields
+        )
 
 
 @dataclass
@@ -31,9 +72,8 @@ class Run:
         label: Display label (``model · mode``, made unique across the runs of a report).
         model: ``settings.model`` of the records (or the summary), else the directory name.
         mode: Prompting mode (``direct``, ``cot``, ...) or ``""``.
-        records: The model results in file order: the JSON form of each validated
-            :class:`~closurebench.schema.ResultRecord`, without the response texts;
-            results that ended in error are not among them.
+        records: The model results in file order (:class:`LoadedResult`: validated,
+            without the response texts); results that ended in error are not among them.
         summary: The parsed ``summary.json``, or ``None`` when absent.
         errors: Results that ended in error (no model response), left out of
             ``records``.
@@ -50,7 +90,7 @@ class Run:
     label: str
     model: str
     mode: str
-    records: list[dict[str, Any]]
+    records: list[LoadedResult]
     summary: RunSummary | None = field(default=None)
     errors: int = 0
     error_examples: list[str] = field(default_factory=list)
@@ -93,7 +133,8 @@ class Run:
             >>> Run(Path("."), "m", "m", "", [], stopped).incomplete
             'the run stopped early: x'
             >>> done = RunSummary.model_validate({"complete": True, "counts": {"selected": 1}})
-            >>> Run(Path("."), "m", "m", "", [{}], done).incomplete is None
+            >>> one = [LoadedResult(id="a", outcome="wrong", mode="direct")]
+            >>> Run(Path("."), "m", "m", "", one, done).incomplete is None
             True
         """
         summary = self.summary

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from closurebench.report.aggregate import Run, sample_variance, suite_records
+from closurebench.report.run import LoadedResult
 from closurebench.report.table import Table
 from closurebench.schema.samples import (
     PassAtK,
@@ -111,8 +111,10 @@ def sample_groups(runs: Sequence[Run]) -> list[list[Run]]:
     return [sorted(g, key=lambda r: r.sample or 0) for g in groups.values()]
 
 
-def _accuracy(records: Sequence[dict[str, Any]], key: str) -> float | None:
-    return sum(bool(r.get(key)) for r in records) / len(records) if records else None
+def _accuracy(records: Sequence[LoadedResult], strict: bool) -> float | None:
+    return (
+        sum(r.strict if strict else r.lenient for r in records) / len(records) if records else None
+    )
 
 
 def repeat_scores(
@@ -155,8 +157,8 @@ def _group(runs: Sequence[Run]) -> SampleGroup:
     for run in runs:
         for rec in run.records:
             for rule, found in verdicts.items():
-                found.setdefault(str(rec.get("id")), []).append(bool(rec.get(rule)))
-    answered_ids = [set(str(r.get("id")) for r in run.records) for run in runs]
+                found.setdefault(rec.id, []).append(rec.strict if rule == "strict" else rec.lenient)
+    answered_ids = [{r.id for r in run.records} for run in runs]
     every = set.intersection(*answered_ids) if answered_ids else set()
     first = runs[0]
     provider = (first.identity or {}).get("provider")
@@ -173,16 +175,16 @@ def _group(runs: Sequence[Run]) -> SampleGroup:
                 path=str(run.path),
                 answered=len(run.records),
                 errors=run.errors,
-                strict_accuracy=_accuracy(run.records, "strict"),
-                lenient_accuracy=_accuracy(run.records, "lenient"),
+                strict_accuracy=_accuracy(run.records, strict=True),
+                lenient_accuracy=_accuracy(run.records, strict=False),
             )
             for run in runs
         ],
         strict=repeat_scores(
-            verdicts["strict"], [_accuracy(r.records, "strict") for r in runs], len(runs)
+            verdicts["strict"], [_accuracy(r.records, strict=True) for r in runs], len(runs)
         ),
         lenient=repeat_scores(
-            verdicts["lenient"], [_accuracy(r.records, "lenient") for r in runs], len(runs)
+            verdicts["lenient"], [_accuracy(r.records, strict=False) for r in runs], len(runs)
         ),
     )
 
@@ -235,9 +237,7 @@ def samples_table(runs: Sequence[Run], suites: Iterable[str] | None = None) -> T
     ks = sorted({k for _, s in scored for k in _shown_k(s.samples)})
     rows = []
     for runs_of, group in scored:
-        lenient_differs = any(
-            bool(r.get("strict")) != bool(r.get("lenient")) for run in runs_of for r in run.records
-        )
+        lenient_differs = any(r.strict != r.lenient for run in runs_of for r in run.records)
         rules = [("strict", group.strict), ("lenient", group.lenient)]
         for rule, scores in rules if lenient_differs else rules[:1]:
             by_k = {p.k: p for p in scores.pass_at}

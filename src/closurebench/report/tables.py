@@ -24,9 +24,9 @@ model name or run label such as ``<img src=x onerror=...>`` shows as text in
 
 Example:
     >>> from pathlib import Path
-    >>> from closurebench.report.aggregate import Run
-    >>> recs = [{"suite": "closure", "level": lv, "n": 4, "category": "reach",
-    ...          "outcome": oc} for lv, oc in [(1, "strict_correct"), (2, "wrong")]]
+    >>> from closurebench.report.aggregate import LoadedResult, Run
+    >>> recs = [LoadedResult(id=oc, outcome=oc, mode="direct", suite="closure", level=lv, n=4,
+    ...                      category="reach") for lv, oc in [(1, "strict_correct"), (2, "wrong")]]
     >>> t = accuracy_by_level_table([Run(Path("."), "m · direct", "m", "direct", recs)])
     >>> print(t.to_markdown().splitlines()[4])
     | Run | L1 | L2 | Overall | L1−L3 (pp) | N |
@@ -58,6 +58,7 @@ from closurebench.report.aggregate import (
     naming_variance,
     outcome_shares,
     program_stats,
+    result_field,
     self_correction_stats,
     split_gap,
     split_pairs,
@@ -65,6 +66,7 @@ from closurebench.report.aggregate import (
     token_stats,
 )
 from closurebench.report.grain import grain_tables
+from closurebench.report.run import LoadedResult
 from closurebench.report.samples import samples_table
 from closurebench.report.table import Table, md_escape
 from closurebench.report.table import num as _num
@@ -107,7 +109,7 @@ def _signed(x: float) -> str:
     return "–" if math.isnan(x) else f"{x:+.1f}"
 
 
-def _runs_with(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str, Any]]]]:
+def _runs_with(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[LoadedResult]]]:
     out = []
     for run in runs:
         recs = suite_records(run, suite)
@@ -116,7 +118,7 @@ def _runs_with(runs: Sequence[Run], suite: str) -> list[tuple[Run, list[dict[str
     return out
 
 
-def _union_keys(pairs: Sequence[tuple[Run, list[dict[str, Any]]]], key: str) -> list[Any]:
+def _union_keys(pairs: Sequence[tuple[Run, list[LoadedResult]]], key: str) -> list[Any]:
     allrecs = [r for _, recs in pairs for r in recs]
     return list(group_by(allrecs, key))
 
@@ -130,7 +132,7 @@ def _by_key_table(
     title: str,
     caption: str,
     overall: bool = True,
-    extra: Sequence[tuple[str, Callable[[list[dict[str, Any]]], str]]] = (),
+    extra: Sequence[tuple[str, Callable[[list[LoadedResult]], str]]] = (),
 ) -> Table:
     pairs = _runs_with(runs, suite)
     keys = _union_keys(pairs, key)
@@ -149,7 +151,7 @@ def _by_key_table(
     return Table(tkey, title, caption, header, rows)
 
 
-def _slope(recs: list[dict[str, Any]]) -> str:
+def _slope(recs: list[LoadedResult]) -> str:
     by = accuracy_by(recs, "level")
     levels = sorted(by)
     if len(levels) < 2:
@@ -245,7 +247,7 @@ def encoding_table(runs: Sequence[Run]) -> Table:
     """ClosureBench Table 7: lenient accuracy (%) by encoding, the gap to NL, L1−L3 per encoding."""
     pairs = _runs_with(runs, "closure")
     encodings: list[str] = sorted(
-        {str(r["encoding"]) for _, recs in pairs for r in recs if r.get("encoding")},
+        {str(r.encoding) for _, recs in pairs for r in recs if r.encoding},
         key=_encoding_order,
     )
     base = encodings[0]
@@ -335,7 +337,9 @@ def _bin_labels(bins: Sequence[tuple[float, float]], integer: bool) -> list[str]
 
 
 def _has(runs: Sequence[Run], suite: str, key: str) -> bool:
-    return any(r.get(key) is not None for _, recs in _runs_with(runs, suite) for r in recs)
+    return any(
+        result_field(r, key) is not None for _, recs in _runs_with(runs, suite) for r in recs
+    )
 
 
 def accuracy_by_density_table(runs: Sequence[Run]) -> Table:
@@ -401,8 +405,8 @@ def accuracy_by_category_table(runs: Sequence[Run]) -> Table:
     allrecs = [r for _, recs in pairs for r in recs]
     level_of: dict[str, Any] = {}
     for rec in allrecs:
-        if rec.get("category") is not None:
-            level_of.setdefault(rec["category"], rec.get("level"))
+        if rec.category is not None:
+            level_of.setdefault(rec.category, rec.level)
     cats = sorted(level_of, key=lambda c: (level_of[c] is None, level_of[c] or 0, str(c)))
     per_run = [accuracy_by(recs, "category") for _, recs in pairs]
     rows = [
@@ -465,7 +469,7 @@ _SPLIT_ORDER = ("train", "test", "ood", "large")
 def grit_split_table(runs: Sequence[Run]) -> Table:
     """GRIT accuracy (%) per split, macro over tasks, and the test-vs-OOD gap (GRAIN Table 3)."""
     pairs = _runs_with(runs, "grit")
-    present = {r.get("split") for _, recs in pairs for r in recs}
+    present = {r.split for _, recs in pairs for r in recs}
     splits = [sp for sp in _SPLIT_ORDER if sp in present]
     splits += sorted(str(sp) for sp in present - {*_SPLIT_ORDER, None})
     rows = []
@@ -666,7 +670,7 @@ def all_tables(runs: Sequence[Run]) -> dict[str, list[Table]]:
         if _has(runs, "closure", "density"):
             closure.append(accuracy_by_density_table(runs))
         pairs = _runs_with(runs, "closure")
-        if len({r.get("encoding") for _, recs in pairs for r in recs} - {None}) > 1:
+        if len({r.encoding for _, recs in pairs for r in recs} - {None}) > 1:
             closure.append(encoding_table(runs))
         if _has_programs(runs, "closure"):
             closure.append(program_table(runs, "closure"))
@@ -707,11 +711,12 @@ def run_status(run: Run) -> str:
 
     Example:
         >>> from pathlib import Path
-        >>> run_status(Run(Path("."), "m", "m", "", [{}, {}], errors=1))
+        >>> one = LoadedResult(id="a", outcome="wrong", mode="direct")
+        >>> run_status(Run(Path("."), "m", "m", "", [one, one], errors=1))
         '2 answered, 1 errors — incomplete: 1 instances ended in error (no model response)'
-        >>> run_status(Run(Path("."), "m", "m", "", [{}]))
+        >>> run_status(Run(Path("."), "m", "m", "", [one]))
         '1 answered, 0 errors'
-        >>> run_status(Run(Path("."), "m", "m", "", [{}], harness_gave_up=1))
+        >>> run_status(Run(Path("."), "m", "m", "", [one], harness_gave_up=1))
         '1 answered, 0 errors (1 recorded wrong: the harness died handling the reply)'
     """
     text = f"{len(run.records)} answered, {run.errors} errors"
@@ -721,7 +726,7 @@ def run_status(run: Run) -> str:
     if run.harness_gave_up:
         text += f" ({run.harness_gave_up} recorded wrong: the harness died handling the reply)"
     extra = next(
-        (r["settings"]["extra_body"] for r in run.records if "extra_body" in r.get("settings", {})),
+        (r.settings["extra_body"] for r in run.records if "extra_body" in r.settings),
         None,
     )
     if extra:

@@ -17,7 +17,7 @@ A result written before ``error`` was an outcome (a failed request recorded as
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, model_validator
 
@@ -35,6 +35,8 @@ __all__ = [
     "result_schema",
     "upgrade_result",
 ]
+
+_OUTCOMES = frozenset(o.value for o in Outcome) | frozenset(Outcome)
 
 #: Instance fields copied into each result, so reports need not reopen the dataset.
 META_FIELDS = (
@@ -148,8 +150,10 @@ class ResultRecord(BaseModel):
     Attributes:
         id: The instance id.
         outcome: One of :class:`~closurebench.schema.enums.Outcome`.
-        strict: Correct under strict scoring.
-        lenient: Correct under lenient scoring (Algorithm 1; ``strict`` implies it).
+        strict: Correct under strict scoring (when left out: the outcome is
+            ``strict_correct``).
+        lenient: Correct under lenient scoring (Algorithm 1; ``strict`` implies it; when
+            left out: the outcome is ``strict_correct`` or ``lenient_only``).
         lenient_directional: Correct under the directional lenient rule (only the step
             towards the other convention's answer; ClosureBench only, else null).
         extracted: The extracted answer value (``None`` when none was usable).
@@ -210,9 +214,20 @@ class ResultRecord(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _upgrade(cls, data: Any) -> Any:
-        """Read an old file's failed request (``no_answer`` + ``error``) as ``error``."""
-        if isinstance(data, dict) and data.get("error") and data.get("outcome") == "no_answer":
-            return {**data, "outcome": Outcome.ERROR.value}
+        """Read an old file's failed request (``no_answer`` + ``error``) as ``error``, and
+        give a record that leaves out ``strict`` or ``lenient`` the verdicts its outcome
+        implies (``strict_correct`` is both, ``lenient_only`` lenient only)."""
+        if not isinstance(data, dict):
+            return data
+        if data.get("error") and data.get("outcome") == "no_answer":
+            data = {**data, "outcome": Outcome.ERROR.value}
+        if ("strict" not in data or "lenient" not in data) and data.get("outcome") in _OUTCOMES:
+            outcome = Outcome(data["outcome"])
+            data = {
+                "strict": outcome is Outcome.STRICT_CORRECT,
+                "lenient": outcome in (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY),
+                **data,
+            }
         return data
 
     @model_validator(mode="after")
@@ -250,14 +265,23 @@ class ResultRecord(BaseModel):
         return out
 
 
-def parse_result(obj: Mapping[str, Any], where: str = "result") -> ResultRecord:
-    """Validate one results-file object.
+R = TypeVar("R", bound="ResultRecord")
+
+
+@overload
+def parse_result(obj: Mapping[str, Any], where: str = "result") -> ResultRecord: ...
+@overload
+def parse_result(obj: Mapping[str, Any], where: str, model: type[R]) -> R: ...
+def parse_result(
+    obj: Mapping[str, Any], where: str = "result", model: type[ResultRecord] = ResultRecord
+) -> ResultRecord:
+    """Validate one results-file object (as ``model``: a :class:`ResultRecord` type).
 
     Raises:
         DatasetFileError: naming ``where`` and the bad field.
     """
     try:
-        return ResultRecord.model_validate(obj)
+        return model.model_validate(obj)
     except ValidationError as exc:
         raise DatasetFileError(
             f"{where}: not a valid result record: {describe_validation_error(exc)}; "
