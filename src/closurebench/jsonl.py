@@ -2,7 +2,8 @@
 
 Every JSONL file of the project — generated datasets, ``results.jsonl``, the completion
 cache — is read through :func:`scan` and written through :func:`canonical_json` /
-:func:`write_lines`. The damaged-line policy lives here, once:
+:func:`write_lines`; a one-document JSON file (``summary.json``, ``run.json``) is read
+through :func:`read_json`. The damaged-line policy lives here, once:
 
 * a **torn last line** (the file does not end with a newline: a writer was killed mid-line)
   is a partial write, never data. Readers skip it (``torn="skip"``) or report it
@@ -34,17 +35,50 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from closurebench.errors import ConfigError, DatasetFileError
+from closurebench.errors import ClosureBenchError, ConfigError, DatasetFileError
 
 __all__ = [
+    "JsonFileError",
     "Line",
     "canonical_json",
     "clean",
     "iter_objects",
+    "read_json",
     "repair",
     "scan",
     "write_lines",
 ]
+
+
+class JsonFileError(ClosureBenchError, ValueError):
+    """A JSON file is not JSON, or not UTF-8 text (the message names the file)."""
+
+
+def read_json(path: str | Path) -> Any:
+    """The JSON document in the file ``path``.
+
+    Raises:
+        FileNotFoundError: the file is absent (callers that allow it check first).
+        JsonFileError: the file is not UTF-8 text or not JSON.
+
+    Example:
+        >>> import tempfile, pathlib
+        >>> p = pathlib.Path(tempfile.mkdtemp()) / "x.json"
+        >>> _ = p.write_text('{"a": 1')
+        >>> try:
+        ...     read_json(p)
+        ... except JsonFileError as exc:
+        ...     print(str(exc).split(": ", 1)[1])
+        malformed JSON (Expecting ',' delimiter)
+        >>> import shutil; shutil.rmtree(p.parent)
+    """
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise JsonFileError(f"{p}: malformed JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise JsonFileError(f"{p}: not UTF-8 text ({exc.reason})") from None
 
 
 def clean(value: Any) -> Any:

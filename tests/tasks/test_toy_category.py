@@ -158,3 +158,17 @@ def test_the_oracle_programs_answer_the_toy_category(
     bad = [(r.id, r.reason, r.extra.get("stdout_head")) for r in results if not r.strict]
     assert not bad, bad[:2]
     assert all(r.extra["exec_outcome"] == "ok" and r.extra["graph_read"] is True for r in results)
+
+
+def test_the_docs_describe_the_toy_category(toy: ClosureTask) -> None:
+    """The generated reference page lists it and gives its section, from the class alone."""
+    from docs import render_docs
+
+    page = render_docs()["categories.md"]
+    assert f"| [`{toy.name}`](#{toy.name}) | 1 (" in page
+    section = page.split(f"### {toy.name}\n", 1)[1].split("\n### ", 1)[0]
+    assert "The nodes that can reach X, X excluded" in section
+    assert (
+        "query template: Which {nouns} can reach {X} {path}? Do not include {X}{self}." in section
+    )
+    assert f"the {len(CLOSURE_TASKS)} ClosureBench categories" in render_docs()["README.md"]

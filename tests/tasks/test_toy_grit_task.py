@@ -186,3 +186,15 @@ def test_the_oracle_program_answers_the_toy_task(
     bad = [(r.id, r.reason, r.response[-200:]) for r in results if not r.strict]
     assert not bad, bad[:2]
     assert all(r.outcome is Outcome.STRICT_CORRECT for r in results)
+
+
+def test_the_docs_and_the_tool_describe_the_toy_task(toy: GritTask) -> None:
+    """The generated reference page lists it (its scenarios counted) and gives its section;
+    the graph tool's problem it names is the one the tools page documents."""
+    from docs import render_docs
+
+    pages = render_docs()
+    row = next(line for line in pages["categories.md"].splitlines() if f"| `{toy.name}` |" in line)
+    assert row.endswith("| 1 + 0 |")  # one in-distribution scenario, no OOD one
+    assert "The number of triangles (three pairwise-joined nodes)" in pages["categories.md"]
+    assert f"`{toy.tool_problem}`" in pages["tools.md"]

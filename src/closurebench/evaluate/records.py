@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any
 from closurebench.errors import ClosureBenchError
 from closurebench.evaluate.appendlog import DEFAULT_SYNC_INTERVAL_S, AppendLog
 from closurebench.evaluate.figures import FiguresError, figure_view, summary_figures
-from closurebench.jsonl import Line, repair, scan
+from closurebench.jsonl import Line, read_json, repair, scan
 from closurebench.schema import (
     META_FIELDS,
     ClosureInstance,
@@ -455,13 +455,7 @@ def read_summary(path: str | Path) -> RunSummary | None:
     p = Path(path)
     if not p.is_file():
         return None
-    try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ClosureBenchError(f"{p}: malformed JSON ({exc.msg})") from None
-    except UnicodeDecodeError as exc:
-        raise ClosureBenchError(f"{p}: not UTF-8 text ({exc.reason})") from None
-    return parse_summary(obj, str(p))
+    return parse_summary(read_json(p), str(p))
 
 
 def write_summary(path: str | Path, summary: RunSummary) -> Path:

@@ -48,7 +48,6 @@ Example:
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -65,7 +64,7 @@ from closurebench.evaluate.figures import (
 )
 from closurebench.evaluate.figures import program_figures as program_stats
 from closurebench.evaluate.records import read_summary, summarize
-from closurebench.jsonl import scan
+from closurebench.jsonl import JsonFileError, read_json, scan
 from closurebench.report.run import (
     PROGRAM_TEXTS,
     LoadedResult,
@@ -393,9 +392,9 @@ def _json_object(path: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}: malformed JSON ({exc.msg})") from None
+        loaded = read_json(path)
+    except JsonFileError as exc:
+        raise ReportError(str(exc)) from None
     return loaded if isinstance(loaded, dict) else None
 
 

@@ -51,6 +51,7 @@ from typing import Any
 
 from closurebench import __version__
 from closurebench.errors import ClosureBenchError, DatasetFileError
+from closurebench.jsonl import JsonFileError, read_json
 from closurebench.report.aggregate import NAMING_ORDER, ReportError
 from closurebench.report.run import run_model_and_mode
 from closurebench.schema.results import ResultRecord
@@ -220,11 +221,9 @@ def _read_json(path: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        loaded = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ViewError(
-            f"{path}: malformed JSON ({exc}); was this folder written by `closurebench eval`?"
-        ) from None
+        loaded = read_json(path)
+    except JsonFileError as exc:
+        raise ViewError(f"{exc}; was this folder written by `closurebench eval`?") from None
     return loaded if isinstance(loaded, dict) else None
 
 
