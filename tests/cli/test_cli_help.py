@@ -56,3 +56,42 @@ def test_dir_lists_the_lazy_public_api() -> None:
     names = dir(closurebench)
     for name in closurebench.__all__:
         assert name in names
+
+
+def test_the_root_help_lists_every_command_without_importing_one() -> None:
+    """``closurebench --help`` reads the summaries of :data:`COMMANDS`; no command module
+    (nor matplotlib, the harness, the generators) is imported for it."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from closurebench.cli import app\n"
+        "try:\n"
+        "    app(['--help'], prog_name='closurebench')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = [m for m in sys.modules if m.startswith(('closurebench.cli.', 'matplotlib',\n"
+        "         'closurebench.evaluate', 'closurebench.generate', 'closurebench.report'))]\n"
+        "print(json.dumps(heavy), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == [], done.stderr
+    for name, entry in COMMANDS.items():
+        assert f"{name} " in done.stdout and entry.summary[:60] in done.stdout, name
+
+
+def test_a_loaded_command_has_its_summary_as_short_help() -> None:
+    group = typer.main.get_command(app)
+    for name, entry in COMMANDS.items():
+        command = group.get_command(None, name)  # type: ignore[attr-defined]
+        assert command.short_help == entry.summary
+        assert command.help  # the long help stays the command's own
