@@ -214,3 +214,6 @@ def test_a_result_without_verdicts_takes_those_its_outcome_implies() -> None:
         assert verdicts(outcome) == (False, False)
     assert verdicts("strict_correct", strict=False) == (False, True)  # a given one is kept
     assert verdicts("wrong", lenient=True) == (False, True)
+    for bad in (["strict_correct"], {"a": 1}, "maybe", None):  # named, never a crash
+        with pytest.raises(DatasetFileError, match="field 'outcome'"):
+            parse_result({"id": "a", "mode": "direct", "outcome": bad}, "results.jsonl:3")

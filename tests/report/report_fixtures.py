@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.report.run import LoadedResult
-from closurebench.schema import parse_result
 
 CATEGORIES = {
     1: ["reachability", "count_reachable"],
@@ -53,7 +52,7 @@ def record(outcome: str, **meta: Any) -> dict[str, Any]:
 def typed(records: Iterable[dict[str, Any]]) -> list[LoadedResult]:
     """The records validated and loaded as :func:`~closurebench.report.aggregate.load_run`
     holds them (texts dropped; self-corrections not counted)."""
-    return [LoadedResult.of(parse_result(r)) for r in records]
+    return [LoadedResult.parse(r, f"record {i}") for i, r in enumerate(records)]
 
 
 def _outcome(rng: random.Random, p: float) -> str:

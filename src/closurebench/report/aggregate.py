@@ -66,13 +66,12 @@ from closurebench.evaluate.figures import program_figures as program_stats
 from closurebench.evaluate.records import read_summary, summarize
 from closurebench.jsonl import JsonFileError, read_json, scan
 from closurebench.report.run import (
-    PROGRAM_TEXTS,
     LoadedResult,
     ReportError,
     Run,
     run_model_and_mode,
 )
-from closurebench.schema import Outcome, ResultRecord, parse_result
+from closurebench.schema import Outcome, ResultRecord
 from closurebench.schema.enums import MODEL_OUTCOMES
 from closurebench.schema.summary import PROGRAM_ERROR_CLASSES, RunSummary
 from closurebench.schema.summary import ProgramFigures as ProgramStats
@@ -277,25 +276,13 @@ def _read_results(results: Path) -> Iterable[LoadedResult]:
             if line.blank:
                 continue
             raise ReportError(f"{results}:{line.lineno}: malformed JSON ({line.error})")
+        # The texts are dropped (LoadedResult); the self-correction count read from them is kept.
+        texts = (line.obj.get("response"), line.obj.get("reasoning"))
+        count = sum(count_self_corrections(x) for x in texts if isinstance(x, str))
         try:
-            yield parse_result(_loaded_form(line.obj), f"{results}:{line.lineno}", LoadedResult)
+            yield LoadedResult.parse(line.obj, f"{results}:{line.lineno}", count)
         except DatasetFileError as exc:
             raise ReportError(str(exc)) from None
-
-
-def _loaded_form(obj: dict[str, Any]) -> dict[str, Any]:
-    """A results-file object as a :class:`LoadedResult` holds it, validated in one pass:
-    the texts dropped (a text of the wrong type is kept, for validation to name), the
-    self-corrections counted."""
-    texts = [obj.get("response", ""), obj.get("reasoning")]
-    if not all(x is None or isinstance(x, str) for x in texts):
-        return obj
-    out = {**obj, "response": "", "reasoning": None}
-    out[SELF_CORRECTIONS] = sum(count_self_corrections(x) for x in texts)
-    extra = obj.get("extra")
-    if isinstance(extra, dict):
-        out["extra"] = {k: v for k, v in extra.items() if k not in PROGRAM_TEXTS}
-    return out
 
 
 def load_run(path: str | Path) -> Run:

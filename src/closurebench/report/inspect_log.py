@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from closurebench.report.run import LoadedResult, ReportError, Run
-from closurebench.schema import META_FIELDS, Outcome, parse_result
+from closurebench.schema import META_FIELDS, Outcome
 
 __all__ = ["INSPECT_SUFFIXES", "is_inspect_log", "runs_from_inspect_log"]
 
@@ -112,7 +112,7 @@ def runs_from_inspect_log(path: str | Path) -> list[Run]:
         examples: list[str] = []
         for i, sample in enumerate(s for s in log.samples if s.epoch == epoch):
             # Texts dropped as a run folder's; self-corrections not counted (None).
-            rec = LoadedResult.of(parse_result(_record(sample, model), f"{p}: sample {i + 1}"))
+            rec = LoadedResult.parse(_record(sample, model), f"{p}: sample {i + 1}")
             if rec.is_error:
                 errors += 1
                 if len(examples) < 3 and rec.error not in examples:

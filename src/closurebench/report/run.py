@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import Field
 
 from closurebench.errors import ClosureBenchError
-from closurebench.schema.results import ResultRecord
+from closurebench.schema.results import ResultRecord, parse_result
 from closurebench.schema.summary import RunSummary
 
 __all__ = ["PROGRAM_TEXTS", "LoadedResult", "ReportError", "Run", "run_model_and_mode"]
@@ -43,8 +43,8 @@ class LoadedResult(ResultRecord):
             None when the source did not count them.
 
     Example:
-        >>> full = ResultRecord(id="a", outcome="wrong", mode="cot", response="Wait, 4.")
-        >>> r = LoadedResult.of(full, self_corrections=1)
+        >>> line = {"id": "a", "outcome": "wrong", "mode": "cot", "response": "Wait, 4."}
+        >>> r = LoadedResult.parse(line, "results.jsonl:1", self_corrections=1)
         >>> r.response, r.self_corrections, r.outcome.value
         ('', 1, 'wrong')
     """
@@ -52,15 +52,26 @@ class LoadedResult(ResultRecord):
     self_corrections: int | None = Field(default=None, ge=0)
 
     @classmethod
-    def of(cls, record: ResultRecord, self_corrections: int | None = None) -> LoadedResult:
-        """``record`` without its texts, with ``self_corrections`` (no re-validation)."""
-        fields = dict(record)
-        fields["response"], fields["reasoning"] = "", None
-        fields["extra"] = {k: v for k, v in record.extra.items() if k not in PROGRAM_TEXTS}
-        fields["self_corrections"] = self_corrections
-        return cls.model_construct(
-            _fields_set=record.model_fields_set | {"self_corrections"}, **fields
-        )
+    def parse(
+        cls, obj: Mapping[str, Any], where: str, self_corrections: int | None = None
+    ) -> LoadedResult:
+        """A results-file object validated (once) as it is held: texts dropped.
+
+        A text of the wrong type is kept, for validation to name it.
+
+        Raises:
+            DatasetFileError: naming ``where`` and the bad field.
+        """
+        form = dict(obj)
+        if all(
+            x is None or isinstance(x, str) for x in (obj.get("response"), obj.get("reasoning"))
+        ):
+            form["response"], form["reasoning"] = "", None
+        extra = obj.get("extra")
+        if isinstance(extra, dict):
+            form["extra"] = {k: v for k, v in extra.items() if k not in PROGRAM_TEXTS}
+        form["self_corrections"] = self_corrections
+        return parse_result(form, where, cls)
 
 
 @dataclass

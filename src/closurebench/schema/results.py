@@ -36,7 +36,7 @@ __all__ = [
     "upgrade_result",
 ]
 
-_OUTCOMES = frozenset(o.value for o in Outcome) | frozenset(Outcome)
+_OUTCOMES = frozenset(o.value for o in Outcome)
 
 #: Instance fields copied into each result, so reports need not reopen the dataset.
 META_FIELDS = (
@@ -221,8 +221,11 @@ class ResultRecord(BaseModel):
             return data
         if data.get("error") and data.get("outcome") == "no_answer":
             data = {**data, "outcome": Outcome.ERROR.value}
-        if ("strict" not in data or "lenient" not in data) and data.get("outcome") in _OUTCOMES:
-            outcome = Outcome(data["outcome"])
+        given = data.get("outcome")
+        if ("strict" not in data or "lenient" not in data) and (
+            isinstance(given, str) and given in _OUTCOMES
+        ):
+            outcome = Outcome(given)
             data = {
                 "strict": outcome is Outcome.STRICT_CORRECT,
                 "lenient": outcome in (Outcome.STRICT_CORRECT, Outcome.LENIENT_ONLY),
