@@ -27,14 +27,18 @@ The developer scripts (``scripts/``, not part of the package) are importable by 
 from every test (``from screenshot import screenshot``, ``from docs import render_docs``):
 their folder goes on the import path here, before any test module is imported.
 
-One speed-up, no check: **one bytecode cache for the session.** Many tests start fresh
-interpreters (``python -m closurebench ...``, worker processes), and each compiles every
-module it imports when no ``.pyc`` is at hand (``PYTHONDONTWRITEBYTECODE=1``, or an
-environment installed without bytecode): seconds per process. For the session,
-``PYTHONPYCACHEPREFIX`` (inherited by subprocesses) and :data:`sys.pycache_prefix` point
-to ``<basetemp>/pycache`` and bytecode writing is on, so a module is compiled once per
-session and read from there afterwards; nothing is written beside the sources. Set
-``CLOSUREBENCH_TEST_PYCACHE=0`` to leave the interpreter's own bytecode settings alone.
+One speed-up, no check: **bytecode is kept, as Python keeps it by default.** Many tests
+start fresh interpreters (``python -m closurebench ...``, worker processes), and each
+compiles every module it imports when no ``.pyc`` is at hand: seconds per process, and
+torch, transformers or inspect_ai take seconds to compile even once. Where
+``PYTHONDONTWRITEBYTECODE=1`` is set (some container images set it), the suite turns
+bytecode writing back on for its run, in this process and in its subprocesses, from
+before the first test module is imported: each module is compiled once, into the
+``__pycache__`` folder beside it (ignored by git and by the tree check), and read from
+there by every later process and every later run. Bytecode compiled at install time
+(``UV_COMPILE_BYTECODE=1``, as CI does) is read as it is. A ``PYTHONPYCACHEPREFIX`` of
+your own is left alone. Set ``CLOSUREBENCH_TEST_PYCACHE=0`` to leave the interpreter's
+bytecode settings exactly as they are.
 """
 
 from __future__ import annotations
@@ -86,28 +90,25 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         session.config.stash[_TREE_KEY] = _tree(_ROOT)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _session_bytecode_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Compile each module once per session: a shared ``PYTHONPYCACHEPREFIX`` under
-    pytest's base temp, for this process and its subprocesses (see the module docstring)."""
+_BYTECODE_KEY = pytest.StashKey[tuple[str | None, bool]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep bytecode for this run and its subprocesses (see the module docstring)."""
     if os.environ.get("CLOSUREBENCH_TEST_PYCACHE", "1").strip() in ("0", "false", "no"):
-        yield
         return
-    prefix = str(tmp_path_factory.mktemp("pycache", numbered=False))
-    saved_env = {k: os.environ.get(k) for k in ("PYTHONPYCACHEPREFIX", "PYTHONDONTWRITEBYTECODE")}
-    saved_sys = sys.pycache_prefix, sys.dont_write_bytecode
-    os.environ["PYTHONPYCACHEPREFIX"] = prefix
+    config.stash[_BYTECODE_KEY] = os.environ.get("PYTHONDONTWRITEBYTECODE"), sys.dont_write_bytecode
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    sys.pycache_prefix, sys.dont_write_bytecode = prefix, False
-    try:
-        yield
-    finally:
-        sys.pycache_prefix, sys.dont_write_bytecode = saved_sys
-        for key, value in saved_env.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
+    sys.dont_write_bytecode = False
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    saved = config.stash.get(_BYTECODE_KEY, None)
+    if saved is None:
+        return
+    env, sys.dont_write_bytecode = saved
+    if env is not None:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = env
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -1,7 +1,7 @@
 """How many cases the suite's fuzz tests run: ``CLOSUREBENCH_FUZZ_SCALE`` times their default.
 
 The default counts keep the suite quick on two cores; every outcome the fuzz tests
-require is reached well within them. ``CLOSUREBENCH_FUZZ_SCALE=4`` runs 4x as many
+require is reached well within them. ``CLOSUREBENCH_FUZZ_SCALE=10`` runs 10x as many
 (e.g. the 20,000 scored replies and 20,000 Ein programs of earlier versions); any
 positive number works, though far fewer than the default may miss a required outcome.
 ``benchmarks/bench_scoring_fuzz.py`` and ``benchmarks/bench_ein_fuzz.py`` run the same

@@ -4,6 +4,11 @@ Every ``ClosureBenchError``, ``OSError`` (a path that cannot be written, a full 
 unexpected exception and Ctrl-C ends in one ``error: ...`` line on stderr (or the
 "interrupted" line) and the exit code of ``closurebench.cli.EXIT_CODES``; the traceback
 appears only with ``--debug`` or ``CLOSUREBENCH_DEBUG=1``.
+
+Most cases run the CLI in this process (:func:`_run`: the same entry point and error
+handler, without paying the import once more per case); a few run
+``python -m closurebench`` in a real process (:func:`_cli`: a missing input, a usage
+error, ``--debug``, Ctrl-C), so the path through the interpreter's own entry is covered.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +52,20 @@ def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedP
     )
 
 
+@dataclass(frozen=True)
+class _Ran:
+    returncode: int
+    stderr: str
+
+
+def _run(*args: str, env: dict[str, str] | None = None) -> _Ran:
+    """``closurebench ARGS`` in this process (``CLOSUREBENCH_DEBUG`` unset unless given)."""
+    full_env: dict[str, str | None] = {"CLOSUREBENCH_DEBUG": None, "COLUMNS": "200"}
+    full_env.update(env or {})
+    res = runner.invoke(app, list(args), env=full_env)
+    return _Ran(res.exit_code, res.stderr)
+
+
 def _one_error_line(stderr: str) -> str:
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert "Traceback" not in stderr, stderr
@@ -57,7 +77,7 @@ def _one_error_line(stderr: str) -> str:
 @pytest.fixture(scope="module")
 def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("data")
-    result = _cli("generate", "closure", "--split", "heldout", "--count", "3", "--out", str(out))
+    result = _run("generate", "closure", "--split", "heldout", "--count", "3", "--out", str(out))
     assert result.returncode == 0, result.stderr
     return out / "closure-heldout.jsonl"
 
@@ -79,24 +99,24 @@ def _eval_args(dataset: Path, script: Path, out: str) -> list[str]:
 def test_eval_out_is_an_existing_file(dataset: Path, script: Path, tmp_path: Path) -> None:
     existing = tmp_path / "a-file"
     existing.write_text("keep me", encoding="utf-8")
-    result = _cli(*_eval_args(dataset, script, str(existing)))
+    result = _run(*_eval_args(dataset, script, str(existing)))
     assert result.returncode not in (0, EXIT_BUG), result.stderr
     assert str(existing) in _one_error_line(result.stderr)
     assert existing.read_text(encoding="utf-8") == "keep me"
 
 
 def test_eval_out_cannot_be_created(dataset: Path, script: Path) -> None:
-    result = _cli(*_eval_args(dataset, script, "/proc/closurebench-cannot-write/run"))
+    result = _run(*_eval_args(dataset, script, "/proc/closurebench-cannot-write/run"))
     assert result.returncode not in (0, EXIT_BUG), result.stderr
     assert "/proc/closurebench-cannot-write" in _one_error_line(result.stderr)
 
 
 def test_report_out_is_an_existing_file(dataset: Path, script: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
-    assert _cli(*_eval_args(dataset, script, str(run))).returncode in (0, 4)
+    assert _run(*_eval_args(dataset, script, str(run))).returncode in (0, 4)
     existing = tmp_path / "report-file"
     existing.write_text("keep me", encoding="utf-8")
-    result = _cli("report", str(run), "-o", str(existing))
+    result = _run("report", str(run), "-o", str(existing))
     assert result.returncode == EXIT_OS, result.stderr
     line = _one_error_line(result.stderr)
     assert str(existing) in line and "choose another path" in line
@@ -104,17 +124,17 @@ def test_report_out_is_an_existing_file(dataset: Path, script: Path, tmp_path: P
 
 
 def test_quickstart_out_cannot_be_created() -> None:
-    result = _cli("quickstart", "--out", "/proc/closurebench-cannot-write")
+    result = _run("quickstart", "--out", "/proc/closurebench-cannot-write")
     assert result.returncode == EXIT_OS, result.stderr
     assert "/proc/closurebench-cannot-write" in _one_error_line(result.stderr)
 
 
 def test_debug_prints_the_traceback_too(tmp_path: Path) -> None:
-    for args, env in (
-        (("--debug", "quickstart", "--out", "/proc/closurebench-x"), None),
-        (("quickstart", "--out", "/proc/closurebench-x"), {"CLOSUREBENCH_DEBUG": "1"}),
+    for run, args, env in (
+        (_cli, ("--debug", "quickstart", "--out", "/proc/closurebench-x"), None),
+        (_run, ("quickstart", "--out", "/proc/closurebench-x"), {"CLOSUREBENCH_DEBUG": "1"}),
     ):
-        result = _cli(*args, env=env)
+        result = run(*args, env=env)
         assert result.returncode == EXIT_OS
         assert "Traceback (most recent call last)" in result.stderr
         assert result.stderr.rstrip().splitlines()[-1].startswith("error: ")

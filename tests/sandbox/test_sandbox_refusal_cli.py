@@ -1,17 +1,16 @@
 """No wall, no run: ``closurebench eval`` in a program mode on a machine without bubblewrap.
 
-The CLI runs in a child process whose ``PATH`` holds no ``bwrap`` (as on a machine
-where it is not installed): it refuses before sending any request, with one line that
-says how to install bubblewrap; ``--unsafe-no-sandbox`` runs, and the run folder, the
-summary and the report say the run had no wall.
+The CLI runs (in this process: the import is already paid) with a ``PATH`` that holds
+no ``bwrap``, for it and every process it starts, and the walls probed afresh (as on a
+machine where bubblewrap is not installed): it refuses before sending any request, with
+one line that says how to install bubblewrap; ``--unsafe-no-sandbox`` runs, and the run
+folder, the summary and the report say the run had no wall.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,18 +29,39 @@ def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Any]]:
     return path, closurebench.load_instances(path)
 
 
-def _eval(data: Path, out: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k != "CLOSUREBENCH_SANDBOX_ISOLATION"}
-    env["PATH"] = str(out.parent / "empty-bin")  # no bwrap on this PATH
-    (out.parent / "empty-bin").mkdir(exist_ok=True)
+@dataclass(frozen=True)
+class _Ran:
+    returncode: int
+    stderr: str
+
+
+@pytest.fixture
+def no_wall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No ``bwrap`` on ``PATH`` (for the CLI and every process it starts), walls re-probed."""
+    from closurebench.sandbox import isolation
+
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.delenv("CLOSUREBENCH_SANDBOX_ISOLATION", raising=False)
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setattr(isolation, "_PROBED", {})  # probed again, under this PATH
+
+
+def _eval(data: Path, out: Path, url: str, *extra: str) -> _Ran:
+    from typer.testing import CliRunner
+
+    from closurebench.cli import app
+
     argv = [
-        sys.executable, "-m", "closurebench", "eval", str(data), "--out", str(out),
+        "eval", str(data), "--out", str(out),
         "--mode", "program-python", "--model", "m", "--base-url", url, "--no-progress",
         *extra,
     ]  # fmt: skip
-    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300, check=False)
+    res = CliRunner().invoke(app, argv)
+    return _Ran(res.exit_code, res.stderr)
 
 
+@pytest.mark.usefixtures("no_wall")
 def test_program_mode_refuses_without_a_wall(small: tuple[Path, list[Any]], tmp_path: Path) -> None:
     data, records = small
     with FakeOpenAIServer() as fake:
@@ -75,31 +95,27 @@ def test_sandbox_flags_belong_to_program_modes(
     small: tuple[Path, list[Any]], tmp_path: Path
 ) -> None:
     data, _ = small
+    from typer.testing import CliRunner
+
+    from closurebench.cli import app
+
     argv = [
-        sys.executable, "-m", "closurebench", "eval", str(data), "--out", str(tmp_path / "r"),
+        "eval", str(data), "--out", str(tmp_path / "r"),
         "--mode", "direct", "--model", "random", "--unsafe-no-sandbox", "--no-progress",
     ]  # fmt: skip
-    res = subprocess.run(argv, capture_output=True, text=True, timeout=300, check=False)
-    assert res.returncode == 1 and "program modes" in res.stderr
+    res = CliRunner().invoke(app, argv)
+    assert res.exit_code == 1 and "program modes" in res.stderr
 
 
-def test_quickstart_works_without_a_wall(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.usefixtures("no_wall")
+def test_quickstart_works_without_a_wall(tmp_path: Path) -> None:
     """The README's first command on a machine without bubblewrap: the reference programs
-    (ours, not a model's) run unwalled, and the output and the report say so.
-
-    In this process (the import is already paid), with a ``PATH`` that holds no ``bwrap``
-    (for the quickstart and every process it starts) and the walls probed afresh.
-    """
+    (ours, not a model's) run unwalled, and the output and the report say so."""
     from typer.testing import CliRunner
 
     from closurebench.cli import app
     from closurebench.sandbox import isolation
 
-    empty = tmp_path / "empty-bin"
-    empty.mkdir()
-    monkeypatch.delenv("CLOSUREBENCH_SANDBOX_ISOLATION", raising=False)
-    monkeypatch.setenv("PATH", str(empty))
-    monkeypatch.setattr(isolation, "_PROBED", {})  # probed again, under this PATH
     out = tmp_path / "qs"
     res = CliRunner().invoke(app, ["quickstart", "--out", str(out)])
     assert res.exit_code == 0, res.stderr[-2000:] + res.stdout[-2000:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import re
@@ -209,9 +210,14 @@ def _prose(question: str, labels: tuple[str, ...]) -> str:
         kept.append("\n".join(lines))
     text = "\n\n".join(kept)
     text = _HINT_SCHEMA.sub("SCHEMA", text)
-    for label in sorted(labels, key=len, reverse=True):
-        text = re.sub(rf"(?<![\w-]){re.escape(label)}(?![\w-])", "Lbl", text)
-    return text
+    return _label_pattern(labels).sub("Lbl", text)
+
+
+@functools.cache
+def _label_pattern(labels: tuple[str, ...]) -> re.Pattern[str]:
+    """Any one of ``labels`` as a whole token, the longest first (one pass, not one per label)."""
+    names = "|".join(re.escape(x) for x in sorted(labels, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{names})(?![\w-])")
 
 
 def _text_faults(question: str, labels: tuple[str, ...]) -> list[str]:
