@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,14 @@ _TRAIN_TESTS = str(Path(__file__).resolve().parents[1] / "train")
 if _TRAIN_TESTS not in sys.path:
     sys.path.insert(0, _TRAIN_TESTS)
 
-from tiny_model import build_tiny_chat_model  # noqa: E402
+from tiny_model import build_tiny_chat_model, one_torch_thread  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _one_torch_thread() -> Iterator[None]:
+    """A tiny model: torch on one thread (more only spin; see ``one_torch_thread``)."""
+    with one_torch_thread():
+        yield
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -38,3 +39,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     skip = pytest.mark.skip(reason=f"train extra not installed ({', '.join(missing)})")
     for item in mine:
         item.add_marker(skip)
+
+
+@pytest.fixture(scope="module")
+def one_torch_thread_module() -> Iterator[None]:
+    """Run torch on one thread for a module (restored after it), its fixtures included.
+
+    The modules that build a tiny model ask for it with
+    ``pytestmark = pytest.mark.usefixtures("one_torch_thread_module")``; the others
+    (the tool-schema tests) never import torch.
+
+    The models here are tiny: a pool of threads per op costs more CPU than it saves
+    (its threads spin between the many small ops; on a shared 2-core machine that was
+    most of these tests' CPU time).
+    """
+    if importlib.util.find_spec("torch") is None:
+        yield
+        return
+    from tiny_model import one_torch_thread
+
+    with one_torch_thread():
+        yield

@@ -34,6 +34,7 @@ from closurebench.train.grpo import (
     plan_schedule,
 )
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread_module")  # a tiny model: see conftest
 runner = CliRunner()
 
 
@@ -50,13 +51,21 @@ def rows(records: list[Any]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory: pytest.TempPathFactory, rows: list[dict[str, Any]]) -> Path:
-    """A tiny chat model whose tokenizer knows the prompts' text."""
+def tiny(
+    tmp_path_factory: pytest.TempPathFactory, records: list[Any], rows: list[dict[str, Any]]
+) -> Path:
+    """A tiny chat model whose tokenizer knows the prompts' text, the tool prompts' too."""
     pytest.importorskip("trl")
-    from tiny_model import build_tiny_chat_model
+    from tiny_model import build_tiny_chat_model, tool_chat_texts
+    from transformers.utils import get_json_schema
+
+    from closurebench.tools import FUNCTIONS
 
     texts = [m["content"] for r in rows[:8] for m in r["prompt"]]
-    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny") / "m", texts)
+    schemas = [get_json_schema(fn) for fn in FUNCTIONS.values()]
+    agent = [r.to_json()["prompt"] for r in grpo_records(records[:1])]
+    texts += tool_chat_texts([(messages, schemas) for messages in agent])
+    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny") / "m", texts, vocab_size=4000)
 
 
 @pytest.fixture(scope="module")

@@ -27,6 +27,7 @@ from closurebench.schema.training import SFT_TARGETS
 from closurebench.train.export import sft_records
 from closurebench.train.sft import build_sft_trainer, load_sft_recipe, read_sft_rows
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread_module")  # a tiny model: see conftest
 runner = CliRunner()
 
 
@@ -59,9 +60,10 @@ def exported(
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory: pytest.TempPathFactory, exported: dict[str, Path]) -> Path:
-    """A tiny chat model whose tokenizer knows the exported text."""
+    """A tiny chat model whose tokenizer knows the exported text, as the tool template
+    renders it too (the tools' schemas)."""
     pytest.importorskip("trl")
-    from tiny_model import build_tiny_chat_model
+    from tiny_model import build_tiny_chat_model, tool_chat_texts
 
     texts = [
         m.get("content") or ""
@@ -69,7 +71,9 @@ def tiny(tmp_path_factory: pytest.TempPathFactory, exported: dict[str, Path]) ->
         for r in read_sft_rows(path)[:2]
         for m in r["messages"]
     ]
-    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny") / "m", texts)
+    tool_rows = read_sft_rows(exported["agent-tools"])[:2]
+    texts += tool_chat_texts([(r["messages"], json.loads(r["tools"])) for r in tool_rows])
+    return build_tiny_chat_model(tmp_path_factory.mktemp("tiny") / "m", texts, vocab_size=4000)
 
 
 @pytest.fixture(scope="module")
@@ -87,11 +91,13 @@ def _args(data: Path, model: Path, out: Path, *extra: str) -> list[str]:
     ]  # fmt: skip
 
 
-def _small(tmp_path: Path, **optim: Any) -> Path:
-    """A recipe file: the default preset with a small adapter and batch."""
+def _small(tmp_path: Path, save_steps: int | None = None, **optim: Any) -> Path:
+    """A recipe file: the default preset with a small adapter and batch (and, given
+    ``save_steps``, a checkpoint every that many steps instead of at each epoch's end)."""
     recipe = tmp_path / "small.toml"
     lines = ["[lora]", "r = 4", "alpha = 8", "[optim]", "batch_size = 2"]
     lines += [f"{k} = {json.dumps(v)}" for k, v in optim.items()]
+    lines += ["[output]", f"save_steps = {save_steps}"] if save_steps else []
     lines += ["[sft]", "max_length = 32768"]  # the tiny tokenizer's tokens are short
     recipe.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return recipe
@@ -178,7 +184,8 @@ def test_a_trained_adapter_is_evaluated_by_closurebench_eval(tiny: Path, tmp_pat
     rows = sft_records(trues, "answer")
     sft.write_text("".join(canonical_json(r.to_json()) + "\n" for r in rows), "utf-8")
     out = tmp_path / "run"
-    recipe = _small(tmp_path, learning_rate=0.02, max_steps=40)
+    # one checkpoint, not one per epoch (of 2 steps): only the final adapter is evaluated
+    recipe = _small(tmp_path, save_steps=40, learning_rate=0.02, max_steps=40)
     res = runner.invoke(app, _args(sft, tiny, out, "--recipe", str(recipe)))
     assert res.exit_code == 0, res.output
     final = out / "final"

@@ -29,6 +29,7 @@ from closurebench.evaluate.providers.transformers_local import TransformersProvi
 from closurebench.generate.io import canonical_json
 from closurebench.schema import ClosureInstance
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread_module")  # a tiny model: see conftest
 REPLY = '{"answer": true}'
 
 

@@ -15,8 +15,10 @@ Needs the ``train`` extra (torch, transformers); import it only after
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 #: A ChatML-style template: ``<|im_start|>role\ncontent<|im_end|>\n`` per message.
 CHAT_TEMPLATE = (
@@ -24,6 +26,23 @@ CHAT_TEMPLATE = (
     "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}"
 )
 SPECIAL = ["<|pad|>", "<|im_start|>", "<|im_end|>"]
+
+
+@contextmanager
+def one_torch_thread() -> Iterator[None]:
+    """Torch's intra-op parallelism set to one thread inside (the previous count after).
+
+    A tiny model's ops are too small to share out: more threads only add CPU time (they
+    spin between ops), most of all on a small, shared machine.
+    """
+    import torch
+
+    saved = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(saved)
 
 
 def build_tokenizer(texts: Sequence[str], vocab_size: int = 400):
@@ -156,6 +175,28 @@ def build_tiny_chat_model(
     tokenizer.save_pretrained(out)
     model.save_pretrained(out)
     return out
+
+
+def tool_chat_texts(
+    chats: Sequence[tuple[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]] | None]],
+) -> list[str]:
+    """``chats`` (messages, tool schemas) as the tool template renders them (Qwen 2.5's).
+
+    Training the tokenizer on these too makes the tool prompts (the template's own text,
+    the schemas) a few tokens instead of one byte each: shorter sequences, cheaper steps.
+    """
+    from trl.chat_template_utils import qwen2_5_chat_template
+
+    tok = build_tokenizer(["x"])  # byte-level: it renders (and encodes) any text
+    tok.chat_template = qwen2_5_chat_template
+    return [
+        tok.apply_chat_template(
+            [dict(m) for m in messages],
+            tools=[dict(t) for t in tools] if tools else None,
+            tokenize=False,
+        )
+        for messages, tools in chats
+    ]
 
 
 def with_tool_template(model_dir: str | Path, out_dir: str | Path) -> Path:
