@@ -200,18 +200,15 @@ def wall() -> str:
 def default_closure_split() -> Callable[[str], list[ClosureInstance]]:
     """``get(split)``: the records of a full default ClosureBench split (seed 0).
 
-    ``generate_records(ClosureConfig(split=split, seed=0))``, generated on the first call
-    for that split and shared by every test module of the session (a full split takes
-    seconds; several modules read the same ones). Records are frozen; each call returns
-    a new list, so a test may reorder or filter it.
+    ``generate_records(ClosureConfig(split=split, seed=0))`` through
+    :func:`~closurebench.generate.closure.default_split_records`: generated on the first
+    call for that split and shared by every test module of the session and by the majority
+    baseline (a full split takes seconds). Records are frozen; each call returns a new
+    list, so a test may reorder or filter it.
     """
-    from closurebench.generate.closure import ClosureConfig, generate_records
-
-    made: dict[str, tuple[ClosureInstance, ...]] = {}
+    from closurebench.generate.closure import default_split_records
 
     def get(split: str) -> list[ClosureInstance]:
-        if split not in made:
-            made[split] = tuple(generate_records(ClosureConfig(split=split, seed=0)))
-        return list(made[split])
+        return list(default_split_records(split, seed=0))
 
     return get

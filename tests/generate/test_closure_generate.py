@@ -112,10 +112,14 @@ def test_boolean_categories_are_balanced() -> None:
 
 
 def test_splits_share_no_structural_seed() -> None:
+    # The structure stage alone: a record's seed is its plan draw's (the full train split
+    # is checked against its plan in test_closure_validity).
+    plan = StructurePlan(ClosureConfig(seed=0))
     seeds = {}
     for split in ("train", "heldout", "finetune"):
-        recs = generate_records(ClosureConfig(split=split, seed=0, count=len(CLOSURE_TASKS)))
-        seeds[split] = {r.structural_seed for r in recs}
+        seeds[split] = {
+            plan.draw(split, c, i).structural_seed for c in CLOSURE_TASKS for i in (0, 1)
+        }
     assert not seeds["train"] & seeds["heldout"]
     assert not seeds["train"] & seeds["finetune"]
     assert not seeds["heldout"] & seeds["finetune"]
@@ -145,11 +149,19 @@ _SNIPPET = (
 
 
 def test_files_are_byte_identical_across_processes(tmp_path: Path) -> None:
+    """One split written in a fresh process, under another hash seed, and in this one."""
+    from closurebench.generate.closure import write_split
+
+    here = os.environ.get("PYTHONHASHSEED", "")  # unset or "random": this one is random
+    other = str(int(here) + 1) if here.isdigit() else "987"
     digests = []
-    for k, hash_seed in enumerate(("0", "987")):
+    for k in range(2):
         out = tmp_path / f"run{k}"
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        subprocess.run([sys.executable, "-c", _SNIPPET, str(out)], env=env, check=True)
+        if k == 0:
+            env = {**os.environ, "PYTHONHASHSEED": other}
+            subprocess.run([sys.executable, "-c", _SNIPPET, str(out)], env=env, check=True)
+        else:
+            write_split(ClosureConfig(split="train", seed=5, count=30), out)
         digests.append(
             (
                 (out / "closure-train.jsonl").read_bytes(),
@@ -243,18 +255,17 @@ def test_python_dash_m_generator(tmp_path: Path) -> None:
     )  # fmt: skip
     lines = out.stdout.splitlines()
     assert len(lines) == 3 and all(json.loads(line)["suite"] == "closure" for line in lines)
+    # The same bytes as its app in this process (the error cases below run in process too).
+    from closurebench.generator import app as generator_app
+
+    here = CliRunner().invoke(generator_app, ["--seed", "3", "--count", "3"])
+    assert here.exit_code == 0 and here.stdout == out.stdout
     # The CLI's error handling: one line, exit code 1 (2 for a command line that does not parse).
-    bad = subprocess.run(
-        [sys.executable, "-m", "closurebench.generator", "--seed", "3", "--split", "nope"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert bad.returncode == 1 and bad.stderr.startswith("error: split 'nope' is unknown")
+    bad = CliRunner().invoke(generator_app, ["--seed", "3", "--split", "nope"])
+    assert bad.exit_code == 1 and bad.stderr.startswith("error: split 'nope' is unknown")
     assert "Traceback" not in bad.stderr
-    usage = subprocess.run(
-        [sys.executable, "-m", "closurebench.generator", "--count", "3"],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    assert usage.returncode == 2 and "--seed" in usage.stderr
+    usage = CliRunner().invoke(generator_app, ["--count", "3"])
+    assert usage.exit_code == 2 and "--seed" in usage.stderr
 
 
 def test_workers_give_byte_identical_output(records: list[ClosureInstance]) -> None:

@@ -128,11 +128,10 @@ def _key(value: Any) -> str:
 
 @functools.cache
 def _closure_table(seed: int) -> dict[str, Any]:
-    from closurebench.generate.closure import ClosureConfig, generate_records
+    from closurebench.generate.closure import default_split_records
 
-    train = generate_records(ClosureConfig(split="train", seed=seed))
     by: dict[str, list[Any]] = {}
-    for r in train:
+    for r in default_split_records("train", seed):
         by.setdefault(str(r.category), []).append(_structural(r.answer, str(r.result_type), r))
     return {cat: majority_of(vals) for cat, vals in by.items()}
 

@@ -78,6 +78,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing as mp
 import time
@@ -119,6 +120,7 @@ __all__ = [
     "ClosureConfig",
     "Draw",
     "StructurePlan",
+    "default_split_records",
     "generate_instance",
     "generate_records",
     "generate_split",
@@ -944,6 +946,23 @@ def write_split(
     name = whole if shard is None else shard.file_name(whole)
     path, man = write_jsonl(out, name, records, make)
     return path, man, records
+
+
+def default_split_records(split: str, seed: int = 0) -> tuple[ClosureInstance, ...]:
+    """The records of a default split (``ClosureConfig(split=split, seed=seed)``), made once.
+
+    Generated on the first call for ``(split, seed)`` and kept for the process (the three
+    most recent; records are frozen): a full split takes seconds, and the majority
+    baseline and tests read the same ones. The same records as
+    ``generate_records(ClosureConfig(split=split, seed=seed))``, as a tuple.
+    """
+    return _default_split_records(str(split), int(seed))
+
+
+@functools.lru_cache(maxsize=3)
+def _default_split_records(split: str, seed: int) -> tuple[ClosureInstance, ...]:
+    # One cache key per (split, seed), however the public function was called.
+    return tuple(generate_records(ClosureConfig(split=split, seed=seed)))
 
 
 def generate_split(
