@@ -502,6 +502,22 @@ def _draw(
     )
 
 
+#: :meth:`StructurePlan.reference_keys` by what they are a function of (seed, n and
+#: density ranges, split, category, the category's class), for this process. Immutable
+#: values; at most :data:`_REFERENCE_KEYS_MAX` entries (the oldest go first).
+_REFERENCE_KEYS: dict[tuple[Any, ...], frozenset[str]] = {}
+_REFERENCE_KEYS_MAX = 1024
+
+
+def _remember_reference_keys(key: tuple[Any, ...], keys: frozenset[str]) -> None:
+    _REFERENCE_KEYS[key] = keys
+    while len(_REFERENCE_KEYS) > _REFERENCE_KEYS_MAX:
+        try:  # no lock (a forked child must never wait on one): a racing thread only ends it
+            _REFERENCE_KEYS.pop(next(iter(_REFERENCE_KEYS)), None)
+        except (RuntimeError, StopIteration):
+            break
+
+
 class StructurePlan:
     """The structure stage of every split of one seed and set of ranges, computed lazily.
 
@@ -526,14 +542,44 @@ class StructurePlan:
         self._taken: dict[tuple[str, str], frozenset[str]] = {}
         self._own: dict[tuple[str, str], set[str]] = {}
 
+    def _reference_key(self, split: str, category: str) -> tuple[Any, ...]:
+        """What the first draws of ``(split, category)`` are a function of (see :meth:`draw`)."""
+        c = self.config
+        task = CLOSURE_TASKS[category]
+        return (
+            c.seed,
+            c.n_min,
+            c.n_max_,
+            c.density_min,
+            c.density_max,
+            split,
+            category,
+            type(task),
+        )
+
+    def reference_keys(self, split: str, category: str) -> frozenset[str]:
+        """The structure keys of the first :func:`reference_count` draws of ``(split, category)``.
+
+        What lower-priority splits avoid. A pure function of the seed, the n and density
+        ranges, the split and the category, so it is kept for the process (bounded) and
+        shared by every plan of the same seed and ranges: a small train split reuses the
+        heldout keys an earlier plan drew. A plan given ``timings`` (a benchmark) always
+        draws them itself.
+        """
+        cache_key = self._reference_key(split, category)
+        got = None if self.timings is not None else _REFERENCE_KEYS.get(cache_key)
+        if got is None:
+            got = frozenset(
+                self.draw(split, category, i).key for i in range(reference_count(split))
+            )
+            _remember_reference_keys(cache_key, got)
+        return got
+
     def taken(self, split: str, category: str) -> frozenset[str]:
         """Structure keys of ``category`` that ``split`` must not repeat."""
         got = self._taken.get((split, category))
         if got is None:
-            higher = _higher(split)
-            got = frozenset(
-                self.draw(h, category, i).key for h in higher for i in range(reference_count(h))
-            )
+            got = frozenset().union(*(self.reference_keys(h, category) for h in _higher(split)))
             self._taken[(split, category)] = got
         return got
 
@@ -552,6 +598,10 @@ class StructurePlan:
             counts[d.stratum] += 1
             own.add(d.key)
             draws.append(d)
+            if split in PRIORITY and len(draws) == reference_count(split):
+                # This plan drew them anyway: a later plan of a lower split needs no redraw.
+                keys = frozenset(x.key for x in draws)
+                _remember_reference_keys(self._reference_key(split, category), keys)
         return draws[index]
 
     def _next(
