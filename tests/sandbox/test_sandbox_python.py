@@ -188,9 +188,14 @@ def test_limits_are_validated(field: str, value: object) -> None:
 
 def test_isolation_knob_and_description(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(ISOLATION_ENV, "none")
-    assert require_wall() is Isolation.NONE
-    assert run_python("print(1)").isolation == "none"
-    desc = describe_isolation()
+    # The variable alone is not consent: one line naming the flag, nothing runs.
+    with pytest.raises(SandboxUnavailableError, match="pass --unsafe-no-sandbox") as info:
+        run_python("print(1)")
+    assert "\n" not in str(info.value)
+    with pytest.raises(SandboxUnavailableError, match="not consent"):
+        require_wall()
+    assert require_wall("none") is Isolation.NONE  # asked for by name
+    desc = describe_isolation("none")
     assert desc["isolation"] == "none" and desc["forced"] == "none"
     assert desc["unsafe"] is True and desc["wall"] is False
     monkeypatch.setenv(ISOLATION_ENV, "chroot")

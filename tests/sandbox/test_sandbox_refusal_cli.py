@@ -123,3 +123,20 @@ def test_quickstart_works_without_a_wall(tmp_path: Path) -> None:
     text = " ".join((res.stdout + res.stderr).split())
     assert "no sandbox wall here" in text and "apt-get install bubblewrap" in text
     assert "Unsafe runs" in (out / "report" / "report.md").read_text()
+
+
+def test_the_environment_variable_alone_is_not_consent(
+    small: tuple[Path, list[Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``CLOSUREBENCH_SANDBOX_ISOLATION=none`` without the flag: one line, no request."""
+    data, _ = small
+    monkeypatch.setenv("CLOSUREBENCH_SANDBOX_ISOLATION", "none")
+    with FakeOpenAIServer() as fake:
+        fake.script(default=lambda body: Reply("```python\nprint(1)\n```"))
+        refused = _eval(data, tmp_path / "refused", fake.base_url)
+        assert refused.returncode == 1, refused.stderr
+        lines = [line for line in refused.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and "--unsafe-no-sandbox" in lines[0], refused.stderr
+        assert "not consent" in lines[0]
+        assert fake.requests == []
+        assert not (tmp_path / "refused" / "results.jsonl").exists()

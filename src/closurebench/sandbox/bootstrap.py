@@ -213,6 +213,68 @@ def install_hook(fd: int, tmp: str, *, allow_setrlimit: bool = False) -> None:
     sys.addaudithook(hook)
 
 
+_CAP_FIELDS = ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb")
+
+
+def _status() -> dict[str, str]:
+    with open("/proc/self/status", encoding="ascii", errors="replace") as handle:
+        pairs = (line.split(":", 1) for line in handle if ":" in line)
+        return {key: value.strip() for key, value in pairs}
+
+
+def become(identity: dict[str, Any] | None) -> None:
+    """Drop to the sandbox's identity (when started as root), then prove it.
+
+    Behind the wall of a root harness the interpreter starts as root with only
+    ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_SETPCAP``: this empties the bounding and
+    ambient sets, drops the supplementary groups, switches real, effective and saved
+    gid and uid to ``identity["gid"]``/``["uid"]`` (for good: no saved root) and
+    clears every capability set. In every case it then checks, from
+    ``/proc/self/status``, that the uids and gids are the sandbox's, that no capability
+    is left in any set (inheritable, permitted, effective, bounding, ambient) and that
+    ``no_new_privs`` is set.
+
+    Args:
+        identity: ``{"uid", "gid", "drop"}`` (``None``: the unsafe level, no check).
+
+    Raises:
+        OSError: A step failed or the check did not hold (the caller runs nothing).
+    """
+    if not identity:
+        return
+    uid, gid = int(identity["uid"]), int(identity["gid"])
+    if identity.get("drop"):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_capbset_drop, pr_cap_ambient, pr_cap_ambient_clear_all = 24, 47, 4
+        for cap in range(64):  # past the kernel's last capability: EINVAL, ignored
+            libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
+        if libc.prctl(pr_cap_ambient, pr_cap_ambient_clear_all, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAP_AMBIENT_CLEAR_ALL)")
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
+        data = (ctypes.c_uint32 * 6)()
+        if libc.capset(header, data) != 0:
+            raise OSError(ctypes.get_errno(), "capset")
+    status = _status()
+    ids = {"Uid": uid, "Gid": gid}
+    for key, want in ids.items():
+        seen = [int(x) for x in status.get(key, "").split()]
+        if len(seen) != 4 or any(x != want for x in seen):
+            raise OSError(f"the sandbox runs with {key} {seen}, not {want}")
+    groups = {int(x) for x in status.get("Groups", "").split()}
+    if not groups <= {gid}:
+        raise OSError(f"the sandbox keeps the supplementary groups {sorted(groups)}")
+    for key in _CAP_FIELDS:
+        if int(status.get(key, "1"), 16) != 0:
+            raise OSError(f"the sandbox keeps capabilities: {key} {status.get(key)}")
+    if status.get("NoNewPrivs") != "1":
+        raise OSError("the sandbox runs without no_new_privs")
+
+
 def load_filter(blob: bytes) -> None:
     """Load a classic-BPF seccomp filter (libseccomp's export) on this process.
 
@@ -336,6 +398,11 @@ def _run(cfg: dict[str, Any]) -> int:
     fd = int(cfg["fd"])
     tmp = str(cfg["tmp"])
     program = str(cfg["program"])
+    try:
+        become(cfg.get("identity"))
+    except OSError as exc:  # no drop, no run
+        report(fd, {"wall_error": f"the sandbox's identity: {exc}"})
+        return 1
     set_rlimits(cfg.get("rlimits", {}))
     exit_on_cpu_limit()
     sys.path.extend(str(p) for p in cfg.get("sys_path", ()))

@@ -42,6 +42,7 @@ from closurebench.sandbox.isolation import (
     Isolation,
     Mounts,
     bwrap_command,
+    identity,
     interpreter,
     require_wall,
 )
@@ -118,9 +119,10 @@ def _command(level: Isolation, cfg: dict[str, object]) -> tuple[list[str], list[
     """The worker's command line at ``level`` and the descriptors it inherits."""
     if level is Isolation.NONE:
         return [sys.executable, "-I", "-B", WORKER, _SRC_ROOT, json.dumps(cfg)], []
-    from closurebench.sandbox.seccomp import exec_filter, seccomp_fd
+    from closurebench.sandbox.seccomp import inner_filter, seccomp_fd
 
-    cfg = {**cfg, "sys_path": _EIN_MOUNTS.sys_path[1:], "exec_filter": exec_filter().hex()}
+    cfg = {**cfg, "sys_path": _EIN_MOUNTS.sys_path[1:], "exec_filter": inner_filter().hex()}
+    cfg["identity"] = identity()
     inside = f"{INSIDE_LIB}/closurebench/sandbox/ein_worker.py"
     argv = [interpreter(), "-I", "-S", "-B", inside, INSIDE_LIB, json.dumps(cfg)]
     fd = seccomp_fd()

@@ -80,6 +80,7 @@ def main(argv: list[str]) -> None:
     sys.path.extend(str(p) for p in cfg.get("sys_path", ()))
     from closurebench.sandbox import bootstrap
 
+    bootstrap.become(cfg.get("identity"))  # before anything of a request is read
     bootstrap.set_rlimits(cfg["rlimits"])
     bootstrap.exit_on_cpu_limit()
     import resource

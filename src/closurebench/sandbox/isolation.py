@@ -77,6 +77,11 @@ INSTALL_HINT = (
     "unprivileged user namespaces, or pass --unsafe-no-sandbox to run model-written "
     "programs without a wall (recorded in run.json, the summary and the report)"
 )
+#: The one line refusing ``CLOSUREBENCH_SANDBOX_ISOLATION=none`` alone.
+UNSAFE_ENV_REFUSAL = (
+    f"{ISOLATION_ENV}=none is not consent to run model-written programs without a "
+    "wall; pass --unsafe-no-sandbox (isolation='none' in code) to choose that explicitly"
+)
 #: Third-party packages a sandboxed Python program may import (numpy and scipy also
 #: bring their vendored libraries, ``numpy.libs`` and ``scipy.libs``).
 PYTHON_PACKAGES = ("networkx", "numpy", "scipy")
@@ -88,8 +93,21 @@ INSIDE_SITE = f"{INSIDE_ROOT}/site"
 INSIDE_LIB = f"{INSIDE_ROOT}/lib"
 #: The sandbox's home, working directory and /tmp (one tmpfs).
 INSIDE_HOME = "/sandbox"
-#: The unprivileged uid and gid inside the sandbox ("nobody").
+#: The unprivileged uid and gid of every sandboxed process ("nobody"): inside bubblewrap's
+#: user namespace for an ordinary harness, the host's own 65534 for a root harness.
 SANDBOX_UID = 65534
+SANDBOX_GID = 65534
+#: What the bootstrap of a root harness's sandbox needs to drop to :data:`SANDBOX_UID`
+#: (and nothing else); it clears them, with every other set, before any program runs.
+_DROP_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+#: The top-level ``/proc`` entries a program sees (its own and its sandbox's processes
+#: are the numbered ones; ``self``, ``thread-self``, ``mounts`` and ``net`` are links).
+PROC_KEPT = frozenset({"cpuinfo", "meminfo", "stat", "uptime", "loadavg", "version"})
+#: The device nodes in the sandbox's ``/dev``.
+DEVICES = ("null", "zero", "full", "random", "urandom", "tty")
+#: The bootstrap script (stdlib only) and where it appears inside.
+BOOTSTRAP = str(Path(__file__).with_name("bootstrap.py"))
+INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
 _PROBE_SECONDS = 20.0
 _SYSTEM_DIRS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _SYSTEM_LIBS = ("/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32")
@@ -178,6 +196,11 @@ def _prefix_mounts() -> list[str]:
     for prefix in sorted(prefixes):
         if prefix in ("/usr", "/"):  # the system's libraries (/usr/lib*) are bound already
             continue
+        # The directories leading to it appear empty and traversable: bubblewrap would
+        # copy the host's modes (pyenv's /root is 0700, closed to the sandbox's uid).
+        parts = Path(prefix).parts[1:-1]
+        for depth in range(1, len(parts) + 1):
+            args += ["--perms", "0755", "--dir", "/" + "/".join(parts[:depth])]
         args += ["--ro-bind", prefix, prefix]
         bound.append(prefix)
     if not any(exe.startswith(p + os.sep) for p in bound):
@@ -189,6 +212,61 @@ def _prefix_mounts() -> list[str]:
             # An empty tmpfs hides it; read-only, or it would be a second, uncapped home.
             args += ["--size", "4096", "--tmpfs", site, "--remount-ro", site]
     return args
+
+
+def privileged() -> bool:
+    """Whether the harness runs as root (then the sandbox drops to :data:`SANDBOX_UID`)."""
+    return os.geteuid() == 0
+
+
+def identity() -> dict[str, Any]:
+    """Who a sandboxed process becomes, for its config: see
+    :func:`closurebench.sandbox.bootstrap.become`.
+
+    ``drop`` is true when the harness is root: bubblewrap then starts the interpreter
+    as root with only ``CAP_SETUID``, ``CAP_SETGID`` and ``CAP_SETPCAP`` (no user
+    namespace: one mapped by bubblewrap would make the sandbox's uid the host's root),
+    and the bootstrap's first act is to clear every capability set and switch to
+    uid/gid 65534 for good. For an ordinary user, bubblewrap's user namespace maps uid
+    65534 inside to the harness's own unprivileged uid, with no capabilities.
+
+    Example:
+        >>> sorted(identity())
+        ['drop', 'gid', 'uid']
+    """
+    return {"uid": SANDBOX_UID, "gid": SANDBOX_GID, "drop": privileged()}
+
+
+@functools.cache
+def _proc_masks() -> tuple[str, ...]:
+    """bubblewrap arguments that hide every top-level ``/proc`` entry but
+    :data:`PROC_KEPT` (directories under an empty read-only tmpfs, files under
+    ``/dev/null``): ``/proc/sys``, ``sysrq-trigger``, ``kcore``, ``kmsg``, ``keys``,
+    ``timer_list`` and the rest of the kernel's interfaces are not there to write or read.
+    """
+    args: list[str] = []
+    with contextlib.suppress(OSError):
+        for name in sorted(os.listdir("/proc")):
+            path = f"/proc/{name}"
+            if name.isdigit() or name in PROC_KEPT or os.path.islink(path):
+                continue
+            if os.path.isdir(path):
+                args += ["--size", "4096", "--tmpfs", path, "--remount-ro", path]
+            else:
+                args += ["--ro-bind", os.devnull, path]
+    return tuple(args)
+
+
+def _dev_args() -> list[str]:
+    """A read-only ``/dev`` with :data:`DEVICES` only (no pts, ptmx, shm or core)."""
+    args = ["--size", "65536", "--tmpfs", "/dev"]
+    for name in DEVICES:
+        if os.path.exists(f"/dev/{name}"):
+            args += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    args += ["--symlink", "/proc/self/fd", "/dev/fd"]
+    for fd, name in enumerate(("stdin", "stdout", "stderr")):
+        args += ["--symlink", f"/proc/self/fd/{fd}", f"/dev/{name}"]
+    return [*args, "--remount-ro", "/dev"]
 
 
 def bwrap_command(
@@ -211,11 +289,21 @@ def bwrap_command(
         files: ``(host file, path inside)`` files bound read-only (the bootstrap script).
 
     Returns:
-        The full command line (the descriptors must be inherited by bwrap).
+        The full command line (the descriptors must be inherited by bwrap). The child
+        must call :func:`closurebench.sandbox.bootstrap.become` with :func:`identity`
+        before anything else.
     """
-    args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns"]
-    args += ["--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
-    args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "sandbox"]
+    if privileged():
+        args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
+        args += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--as-pid-1"]
+        args += ["--cap-drop", "ALL"]
+        for cap in _DROP_CAPS:
+            args += ["--cap-add", cap]
+    else:
+        args = ["bwrap", "--unshare-all", "--unshare-user", "--disable-userns"]
+        args += ["--die-with-parent", "--new-session", "--as-pid-1", "--cap-drop", "ALL"]
+        args += ["--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_GID)]
+    args += ["--hostname", "sandbox"]
     for lib in _SYSTEM_LIBS:
         if os.path.isdir(lib) and not os.path.islink(lib):
             args += ["--ro-bind", lib, lib]
@@ -232,18 +320,71 @@ def bwrap_command(
         args += ["--ro-bind", host, f"{INSIDE_SITE}/{inside}"]
     if mounts.closurebench:
         args += ["--ro-bind", _closurebench_dir(), f"{INSIDE_LIB}/closurebench"]
-    args += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev"]
+    args += ["--proc", "/proc", *_proc_masks(), *_dev_args()]
     args += ["--perms", "1777", "--size", str(tmpfs_bytes), "--tmpfs", INSIDE_HOME]
     args += ["--symlink", INSIDE_HOME, "/tmp"]
     for fd, inside in data:
-        args += ["--ro-bind-data", str(fd), inside]
+        args += ["--perms", "0444", "--ro-bind-data", str(fd), inside]
     for host_file, inside in files:
         args += ["--ro-bind", host_file, inside]
     # The root itself is a tmpfs bubblewrap made: read-only, or a program could fill
     # memory through it (only the size-capped home is writable).
     args += ["--remount-ro", "/"]
     args += ["--seccomp", str(seccomp_fd), "--chdir", INSIDE_HOME, "--", *argv]
-    return args
+    return _with_open_parents(args)
+
+
+#: bubblewrap options with a destination path, and how many arguments each takes.
+_DEST_OPS = {
+    "--ro-bind": 2,
+    "--dev-bind": 2,
+    "--ro-bind-data": 2,
+    "--symlink": 2,
+    "--tmpfs": 1,
+    "--dir": 1,
+}
+
+
+def _with_open_parents(args: list[str]) -> list[str]:
+    """``args`` with every directory leading to a destination made first, mode 0755.
+
+    bubblewrap creates missing parents itself, but as root it copies restrictive host
+    modes (pyenv's ``/root`` is 0700), which would close them to the sandbox's uid.
+    """
+    out: list[str] = []
+    made: set[str] = {"/"}
+    pending: list[str] = []  # --perms/--size, which apply to the next operation
+    i = 0
+    while i < len(args):
+        op = args[i]
+        if op == "--":
+            out += args[i:]
+            break
+        if op in ("--perms", "--size"):
+            pending += args[i : i + 2]
+            i += 2
+            continue
+        width = _DEST_OPS.get(op)
+        if width is not None:
+            dest = args[i + width]
+            parent = os.path.dirname(dest)
+            missing: list[str] = []
+            while parent not in made:
+                missing.append(parent)
+                made.add(parent)
+                parent = os.path.dirname(parent)
+            for directory in reversed(missing):
+                out += ["--perms", "0755", "--dir", directory]
+            if op in ("--tmpfs", "--dir"):
+                made.add(dest)
+            out += pending + args[i : i + width + 1]
+            pending = []
+            i += width + 1
+            continue
+        out += [*pending, op]
+        pending = []
+        i += 1
+    return out
 
 
 def _probe(level: Isolation) -> tuple[bool, str]:
@@ -259,12 +400,17 @@ def _probe(level: Isolation) -> tuple[bool, str]:
         return False, why
     fd = seccomp_fd()
     try:
-        check = f"import sys; sys.path.append({INSIDE_SITE!r}); import numpy, networkx; print('ok')"
+        check = (
+            f"import sys; sys.path[:0] = [{INSIDE_ROOT!r}]; import bootstrap; "
+            f"bootstrap.become({identity()!r}); sys.path.append({INSIDE_SITE!r}); "
+            "import numpy, networkx; print('ok')"
+        )
         argv = bwrap_command(
             [interpreter(), "-I", "-S", "-B", "-c", check],
             mounts=Mounts(),
             tmpfs_bytes=1 << 20,
             seccomp_fd=fd,
+            files=[(BOOTSTRAP, INSIDE_BOOTSTRAP)],
         )
         res = subprocess.run(
             argv,
@@ -328,20 +474,24 @@ def require_wall(level: Isolation | str | None = None) -> Isolation:
 
     Args:
         level: ``None`` (the strongest wall that works, or the one
-            ``CLOSUREBENCH_SANDBOX_ISOLATION`` forces), a wall's name (it must work), or
-            ``"none"`` (the explicit unsafe choice: no wall).
+            ``CLOSUREBENCH_SANDBOX_ISOLATION`` forces: ``bwrap`` only — the variable
+            alone never selects ``none``), a wall's name (it must work), or ``"none"``
+            (the explicit unsafe choice, ``--unsafe-no-sandbox``: no wall).
 
     Returns:
         The level.
 
     Raises:
-        SandboxUnavailableError: No wall works here (or the named one does not).
+        SandboxUnavailableError: No wall works here (or the named one does not), or
+            the environment variable alone asks for ``none``.
         ConfigError: An unknown level.
     """
     if level is None:
         forced = os.environ.get(ISOLATION_ENV, "").strip()
         if forced:
             level = resolve_isolation(forced, source=ISOLATION_ENV)
+            if level is Isolation.NONE:
+                raise SandboxUnavailableError(UNSAFE_ENV_REFUSAL)
     if level is not None:
         chosen = resolve_isolation(level)
         if chosen is Isolation.NONE:

@@ -35,10 +35,13 @@ from typing import Any
 
 from closurebench.errors import ClosureBenchError, ConfigError
 from closurebench.sandbox.isolation import (
+    BOOTSTRAP,
+    INSIDE_BOOTSTRAP,
     INSIDE_HOME,
     Isolation,
     Mounts,
     bwrap_command,
+    identity,
     interpreter,
     require_wall,
 )
@@ -46,8 +49,6 @@ from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
 from closurebench.sandbox.process import TMP_PREFIX, Spawned, child_env, memfd, spawn
 from closurebench.sandbox.result import CapturedGraph, Outcome, SandboxResult
 from closurebench.sandbox.warm import (
-    BOOTSTRAP,
-    INSIDE_BOOTSTRAP,
     fits,
     run_warm,
     warm_enabled,
@@ -190,7 +191,7 @@ def _warn_cold(level: Isolation, exc: OSError) -> None:
 
 
 def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> Spawned:
-    from closurebench.sandbox.seccomp import exec_filter, seccomp_fd
+    from closurebench.sandbox.seccomp import inner_filter, seccomp_fd
 
     report = os.pipe()
     fds: list[int] = []
@@ -208,7 +209,8 @@ def _run_bwrap(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> S
         mounts = Mounts()
         config["sys_path"] = mounts.sys_path
         config["hook"] = hook
-        config["exec_filter"] = exec_filter().hex()
+        config["exec_filter"] = inner_filter().hex()
+        config["identity"] = identity()
         argv = [interpreter(), "-I", "-S", "-B", INSIDE_BOOTSTRAP, json.dumps(config)]
         command = bwrap_command(
             argv,

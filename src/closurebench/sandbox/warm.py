@@ -58,11 +58,14 @@ from typing import Any
 from closurebench.errors import ConfigError
 from closurebench.idlepool import IdlePool, kill_session
 from closurebench.sandbox.isolation import (
+    BOOTSTRAP,
+    INSIDE_BOOTSTRAP,
     INSIDE_HOME,
     INSIDE_ROOT,
     Isolation,
     Mounts,
     bwrap_command,
+    identity,
     interpreter,
 )
 from closurebench.sandbox.limits import SandboxLimits
@@ -89,10 +92,7 @@ HEADROOM_BYTES = 128 * 2**20
 #: A zygote's address space before it is known (measured: 122 MiB with networkx and numpy).
 _ESTIMATED_VM_BYTES = 160 * 2**20
 ZYGOTE = str(Path(__file__).with_name("zygote.py"))
-#: The child-side script (a cold program runs it, a zygote's child calls it).
-BOOTSTRAP = str(Path(__file__).with_name("bootstrap.py"))
 _INSIDE_ZYGOTE = f"{INSIDE_ROOT}/zygote.py"
-INSIDE_BOOTSTRAP = f"{INSIDE_ROOT}/bootstrap.py"
 _START_SECONDS = 60.0
 _REPLY_SECONDS = 5.0
 _REPORT_FD = 3
@@ -167,6 +167,7 @@ def _command(level: Isolation, tmpfs_bytes: int, control: int) -> tuple[list[str
 
     mounts = Mounts()
     cfg["sys_path"] = mounts.sys_path
+    cfg["identity"] = identity()
     fd = seccomp_fd(zygote=True)
     try:
         argv = [interpreter(), "-I", "-S", "-B", _INSIDE_ZYGOTE, json.dumps(cfg)]
@@ -275,9 +276,11 @@ def _job(config: dict[str, Any], level: Isolation, tmp: str) -> dict[str, Any]:
     job = {**config, "fd": _REPORT_FD, "tmp": tmp, "program": f"{tmp}/program.py"}
     job["sys_path"] = []  # the zygote's import path is already the sandbox's
     if level is Isolation.BWRAP:
-        from closurebench.sandbox.seccomp import child_filter
+        from closurebench.sandbox.seccomp import inner_filter
 
-        job["exec_filter"] = child_filter().hex()
+        job["exec_filter"] = inner_filter().hex()
+        # The zygote dropped its privileges already: the child checks that it has none.
+        job["identity"] = {**identity(), "drop": False}
         job["wipe"] = True
     return job
 

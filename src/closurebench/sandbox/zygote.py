@@ -202,6 +202,7 @@ def main(argv: list[str]) -> None:
     try:
         import bootstrap  # type: ignore[import-not-found]
 
+        bootstrap.become(cfg.get("identity"))  # first: nothing runs as root here
         del sys.path[0]  # the program's import path is a cold program's
         parent = cfg.get("parent")
         if parent is not None:  # unsafe level (no pid namespace): die with the harness
