@@ -819,27 +819,79 @@ def _tools_page() -> str:
 _SANDBOX_INTRO = """\
 The program modes (`--mode program-python`, `--mode program-ein`) run model-written
 programs, and a model — an RL policy above all — will try every hole: the answer key on
-disk, the harness's API key, the run's own results file, the harness process itself. So
-no such program runs in the harness's process, and none runs without a **kernel wall**.
-The audit hook inside the program's interpreter stays, as a tripwire that names what
-the program tried; it is not the wall."""
+disk, the harness's API key, the run's own results file, the harness process itself,
+the host's kernel interfaces. So no such program runs in the harness's process, and
+none runs without a **kernel wall**. The audit hook inside the program's interpreter
+stays, as a tripwire that names what the program tried; it is not the wall: a program
+can switch it off from its own memory (numpy views over `/proc/self/maps`), and every
+wall test does exactly that first.
+
+## Threat model
+
+The attacker writes the program and knows this page. It runs with everything Python,
+numpy, scipy and ctypes give (raw system calls included) and may crash, fork, spin,
+allocate or write on every descriptor it has. It wins if it writes outside its scratch
+directory, reads anything beyond the runtime it was given (the dataset, its answers,
+the run folder, the API key), reaches the network, signals or reads a process outside
+its sandbox, leaves anything that outlives it (a process, a file, a kernel object),
+changes what a later program sees, or gains a privilege (uid 0, a capability, a
+writable sysctl). Kernel bugs are out of scope (see the end of this page)."""
 
 _SANDBOX_LEVELS = """\
 ## Levels, and no wall, no run
 
-- `bwrap` — the wall: [bubblewrap](https://github.com/containers/bubblewrap). Every
-  namespace unshared (user, pid, network, IPC, UTS, cgroup; no nested user namespace),
-  `--die-with-parent`, `--new-session`, every capability dropped, uid and gid 65534, the
-  seccomp filter below, and minimal mounts (next section).
-- `none` — no wall: a fresh interpreter in its own session and temporary directory, a
-  scrubbed environment, rlimits, the deadline and output caps, and the audit hook. Only
-  `--unsafe-no-sandbox` selects it; `run.json`, `summary.json` and the report's banner
-  record it.
+- `bwrap` — the wall: [bubblewrap](https://github.com/containers/bubblewrap). The pid,
+  network, IPC, UTS and cgroup namespaces unshared, `--die-with-parent`,
+  `--new-session`, uid and gid {uid} with **every capability set empty** and
+  `no_new_privs`, the seccomp allow-list below, and minimal mounts (next sections).
+  How the program gets to uid {uid} depends on who runs the harness:
+  - an ordinary user: a user namespace too (`--unshare-user --disable-userns`),
+    mapping the sandbox's uid to the user's own — no privilege to start from;
+  - root (containers, CI): **no** user namespace (inside one, uid {uid} would map to
+    host root, and host root may write `/proc/sys/kernel/core_pattern`, which the
+    kernel runs as root outside every namespace). bubblewrap drops every capability
+    but `CAP_SETUID`, `CAP_SETGID` and `CAP_SETPCAP`; the sandbox's bootstrap, before
+    it reads anything of the program, empties the bounding and ambient sets, drops the
+    groups, switches real, effective and saved ids to {uid} and clears the rest.
+  Either way the bootstrap then reads `/proc/self/status` and runs nothing unless
+  every uid and gid is {uid}, no supplementary group is left, the inheritable,
+  permitted, effective, bounding and ambient sets are all 0 and `NoNewPrivs` is 1 (a
+  wall that fails this is a start error of the run, never a silent run).
+- `none` — no namespaces: a fresh interpreter in its own session and temporary
+  directory, a scrubbed environment, rlimits, the deadline and output caps, the audit
+  hook, and two kernel layers where the machine has them: **Landlock** (Linux 5.13+:
+  read-only the system's libraries, the interpreter and the directories holding the
+  packages; read-write its temporary directory and {devices}; its own `/proc/<pid>`;
+  nothing else — not the dataset, its answers, the run folder or the home; where the
+  kernel's Landlock has them, no TCP and no signal to a process outside) and the same
+  seccomp allow-list as behind the wall (no process, socket or `execve`). A layer the
+  machine lacks is left out with one warning that says what a program can then do.
+  `none` still shares the harness's uid and kernel: only `--unsafe-no-sandbox`
+  selects it, and `run.json`, `summary.json` and the report's banner record it with
+  the layers it had.
 
 `closurebench eval` picks the strongest wall that works (`--sandbox bwrap` names one,
-and fails if it does not work; the environment variable `CLOSUREBENCH_SANDBOX_ISOLATION`
-forces `bwrap` or `none`, and `none` is recorded as unsafe the same way). Where no wall
-works, program modes refuse before any request is sent, with one line:"""
+and fails if it does not work). The environment variable `{env}` may force `bwrap`;
+it **is not consent** to run without a wall: `{env}=none` without the flag refuses,
+with one line:
+
+> {refusal}
+
+Where no wall works, program modes refuse before any request is sent, with one line
+that names why each wall failed (bubblewrap's own message) and ends:
+
+> {hint}
+
+### A machine without user namespaces
+
+An ordinary user's bubblewrap needs unprivileged user namespaces
+(`kernel.unprivileged_userns_clone=1`, `user.max_user_namespaces > 0`, and on Ubuntu
+24.04+ an AppArmor profile for `bwrap` or
+`kernel.apparmor_restrict_unprivileged_userns=0`). Where they are off, the wall's
+start-up probe fails and program modes refuse with the line above (bubblewrap's reason
+in it); nothing runs. Either enable them, run the harness as root (the
+root path needs no user namespace: see above), run in a container that allows them, or
+— knowing what it means — pass `--unsafe-no-sandbox`."""
 
 _SANDBOX_MOUNTS = """\
 ## What a program sees
@@ -849,14 +901,21 @@ _SANDBOX_MOUNTS = """\
   may import under `{site}` (Python programs: {py}; the Ein worker also gets {ein} and the
   `closurebench` package under `{lib}`); `/etc/ld.so.cache`;
 - a fresh `/proc` of the sandbox's own pid namespace (no process of the host, the
-  harness included, is visible); a minimal, read-only `/dev`;
+  harness included, is visible) whose kernel interfaces are masked as container
+  runtimes mask them: every top-level entry but {proc} and the processes' own
+  directories is covered (a directory by an empty read-only tmpfs, a file by
+  `/dev/null`) — `/proc/sys`, `/proc/sysrq-trigger`, `/proc/kcore`, `/proc/kmsg`,
+  `/proc/keys`, `/proc/timer_list` and the rest show nothing and take no write (and
+  the unprivileged uid could not write them anyway);
+- a read-only `/dev` (a 4 KiB tmpfs) of {dev} and the `fd`, `stdin`, `stdout`, `stderr`
+  links: no other device node; no `/sys`;
 - one private tmpfs, `{home}`, capped at `SandboxLimits.tmpfs_bytes`: the home,
   the working directory and `/tmp` (a link to it); the program is copied in read-only as
   `{home}/program.py` from a descriptor, so nothing of the run touches the host's disk;
 - nothing else: not the host's `/home`, `/root`, `/tmp`, `/run`, the project, the
   datasets or the run folder (where the interpreter lives under one of them, as pyenv's
-  does under `/root`, only the directories leading to its prefix appear, empty); the
-  root itself is read-only.
+  does under `/root`, only the directories leading to its prefix appear, empty and
+  traversable); the root itself is read-only.
 
 The environment is built from scratch (no API key, no `PYTHON*` variable). The
 interpreter starts with `-I -S -B`. The program's only channel back is its capped stdout
@@ -865,34 +924,124 @@ there too, but that can only make its own outcome worse: the parent trusts only 
 came before the program's first instruction, and a line the bootstrap never writes
 makes the run a `runtime_error`."""
 
+_SANDBOX_SECCOMP = """\
+The filter is an **allow-list**: the system calls below, and no other. A call outside
+it fails with `EPERM` (a Python `PermissionError` the program may catch; it never kills
+the program or the harness). `clone3`, whose flags a filter cannot read, fails with
+`ENOSYS`, so the C library falls back to `clone`, which is allowed for a thread only
+(`CLONE_THREAD`, no namespace flag). A system call of another ABI (32-bit, x32) fails
+with `EPERM` too. Two filters are stacked, and the kernel applies both: bubblewrap loads
+the **outer** one just before the interpreter starts (the allow-list plus the start-up
+calls), and the bootstrap loads the **inner** one (the allow-list alone) after it has
+dropped its privileges and before the program's first instruction. The unsafe level
+loads the inner one too, where libseccomp is."""
 
 _SANDBOX_WARM = """\
 By default a Python program is forked from a warm **zygote** (`{env}=0` or
 `run_python(..., warm=False)` starts a cold interpreter per program instead): an
 interpreter that has imported {preload} once, started behind the same wall (the same
-bubblewrap command, mounts, tmpfs, namespaces, uid and filter, less `fork`), so a
-program no longer pays ~0.15 s of imports. Each program is still its own process: the
-forked child loads a second filter that kills process creation, `execve` and the IPC
-calls that would outlive it ({ipc}), sets its rlimits, installs the audit hook and runs.
-The zygote empties the private tmpfs after every program (nothing one program wrote is
-there for the next), checks that no process is left, and is its pid namespace's init
-with no signal handler and not dumpable, so a program can neither signal it nor read its
-memory. After a program that did not end cleanly (a deadline, a cap, a signal, a
-refusal, a garbled report channel) the zygote's whole sandbox is killed and the next
-program gets a fresh one. Up to {idle} idle zygotes are kept per level and tmpfs size.
-The children of one zygote share its string hash seed; Python's and numpy's random
-generators are reseeded in each. A program whose `memory_bytes` leaves less than
-{headroom} MiB beyond the zygote's own address space runs cold anyway (the zygote's
-imports count against it, as a cold program's imports do); where zygotes do not start,
-programs run cold after one warning. Ein programs run in their own warm worker."""
+bubblewrap command, mounts, tmpfs, namespaces, identity and outer filter, plus the
+zygote's calls above), so a program no longer pays ~0.15 s of imports. Each program is
+still its own process: the forked child checks that it has no privilege, loads the inner
+allow-list (no process, `execve`, socket or System V / POSIX IPC call: nothing that
+would outlive it), sets its rlimits, installs the audit hook and runs. The zygote
+empties the private tmpfs after every program (nothing one program wrote is there for
+the next), checks that no process is left, and is its pid namespace's init with no
+signal handler and not dumpable, so a program can neither signal it nor read its memory
+(nor write any of its `/proc` files). After a program that did not end cleanly (a
+deadline, a cap, a signal, a refusal, a garbled report channel) the zygote's whole
+sandbox is killed and the next program gets a fresh one. A program that ends cleanly
+after patching builtins or networkx changed only its own copy-on-write memory. Up to
+{idle} idle zygotes are kept per level and tmpfs size. The children of one zygote share
+its string hash seed; Python's and numpy's random generators are reseeded in each. A
+program whose `memory_bytes` leaves less than {headroom} MiB beyond the zygote's own
+address space runs cold anyway (the zygote's imports count against it, as a cold
+program's imports do); where zygotes do not start, programs run cold after one warning.
+Ein programs run in their own warm worker."""
+
+#: Layer -> (what it stops, the tests that show it), for the sandbox page.
+_SANDBOX_LAYERS = (
+    (
+        "unprivileged identity (uid/gid 65534, no capability in any set, `no_new_privs`)",
+        "host root through `core_pattern` or any sysctl, `setuid` binaries, capability "
+        "use; checked from `/proc/self/status` before any program",
+        "`test_sandbox_probe.py` (cold, warm, and with the harness as an ordinary user), "
+        "`test_the_core_pattern_escape_is_blocked`",
+    ),
+    (
+        "mount namespace, minimal read-only mounts, masked `/proc`, six-node `/dev`",
+        "reading the dataset, answers, run folder, home; writing anything outside the "
+        "tmpfs; kernel interfaces",
+        "`test_sandbox_probe.py` (every writable path and every path outside the runtime, "
+        "listed and compared exactly), `test_sandbox_wall.py`",
+    ),
+    (
+        "pid namespace, `--die-with-parent`, `--as-pid-1`",
+        "seeing, signalling or tracing the harness; anything outliving the program",
+        "`test_sandbox_wall.py`, `test_sandbox_warm.py`",
+    ),
+    (
+        "network namespace + seccomp (no `socket`)",
+        "the network, the harness's loopback servers, netlink",
+        "`test_sandbox_probe.py` (`sockets == []`, `interfaces == ['lo']`)",
+    ),
+    (
+        "seccomp allow-list (`EPERM`)",
+        "every call in the table of required denials, `PR_SET_DUMPABLE`, io_uring, "
+        "namespaces, processes",
+        "`test_every_denied_call_fails_with_eperm[cold/warm]` (raw system calls, hook off)",
+    ),
+    (
+        "zygote hygiene (fork per program, tmpfs wiped, retire on unclean end)",
+        "one program changing what the next sees",
+        "`test_a_program_cannot_influence_the_next_one_in_its_pool`, `test_sandbox_warm.py`",
+    ),
+    (
+        "Landlock + seccomp at `none`",
+        "at the unsafe level: reading the answer key or run folder, processes that "
+        "outlive the run, sockets",
+        "`test_sandbox_unsafe.py`",
+    ),
+    (
+        "audit hook (tripwire)",
+        "nothing on its own: names what a program tried (outcome `forbidden`)",
+        "`test_sandbox_python.py`; every wall test above switches it off first "
+        "(`tests/sandbox/hookless.py`)",
+    ),
+)
+
+_SANDBOX_SCOPE = """\
+## Out of scope
+
+- **Kernel bugs.** The wall is the Linux kernel's namespaces, credentials, Landlock and
+  seccomp; a kernel vulnerability reachable through the allowed system calls (the
+  file, memory, thread and signal calls above) breaks it, as it breaks every container.
+  Keep the kernel patched; for hostile models at scale, run the harness itself in a VM.
+- **Side channels and resource pressure** beyond the rlimits: timing, cache, CPU and
+  memory contention with other processes of the machine.
+- **The unsafe level** (`none`) shares the harness's uid: with Landlock and libseccomp
+  it holds the answer key and run folder out of reach and lets nothing outlive the
+  program, but it has no pid or network namespace and its kernel surface is the
+  harness's own; without Landlock a program reads what the harness reads.
+- uid 65534 is the host's `nobody` when the harness is root: a file on the host owned
+  by `nobody` is not made visible by this (no host path is mounted writable), but do
+  not run other services as `nobody` beside the harness."""
 
 
 def _sandbox_page() -> str:
-    from closurebench.sandbox import INSTALL_HINT, Outcome, SandboxLimits, warm
+    from closurebench.sandbox import INSTALL_HINT, Outcome, SandboxLimits, seccomp, warm
     from closurebench.sandbox import isolation as iso
-    from closurebench.sandbox.seccomp import ARGUMENT_RULES, DENIED, IPC_CALLS
 
-    body = [_SANDBOX_LEVELS, "", f"> {INSTALL_HINT}", ""]
+    body = [
+        _SANDBOX_LEVELS.format(
+            uid=iso.SANDBOX_UID,
+            devices=", ".join(f"`{d}`" for d in iso.UNSAFE_DEVICES),
+            env=iso.ISOLATION_ENV,
+            refusal=iso.UNSAFE_ENV_REFUSAL,
+            hint=INSTALL_HINT,
+        ),
+        "",
+    ]
     body.append(
         _SANDBOX_MOUNTS.format(
             site=iso.INSIDE_SITE,
@@ -900,28 +1049,47 @@ def _sandbox_page() -> str:
             home=iso.INSIDE_HOME,
             py=", ".join(f"`{p}`" for p in iso.PYTHON_PACKAGES),
             ein=", ".join(f"`{p}`" for p in iso.EIN_PACKAGES),
+            proc=", ".join(f"`{p}`" for p in sorted(iso.PROC_KEPT)),
+            dev=", ".join(f"`/dev/{d}`" for d in iso.DEVICES),
         )
     )
-    body += ["", "## The seccomp filter", ""]
-    body.append(
-        "These system calls kill the program (`SIGSYS`; outcome `forbidden`, detail "
-        "`seccomp`). Threads stay allowed (`clone` with `CLONE_THREAD`; `clone3` fails "
-        "with `ENOSYS` so the C library falls back to `clone`); a system call of another "
-        "ABI kills the program too. Once the interpreter is up, a second filter kills "
-        "`execve` and `execveat`."
+    body += ["", "## The seccomp allow-list", "", _SANDBOX_SECCOMP, ""]
+    groups: dict[str, list[str]] = {}
+    for name, purpose in seccomp.ALLOWED.items():
+        groups.setdefault(purpose, []).append(name)
+    body += _table(
+        ("for", "system calls"),
+        ((purpose, ", ".join(f"`{n}`" for n in names)) for purpose, names in groups.items()),
     )
-    body.append("")
-    body += _table(("system call", "why a graph program never needs it"), DENIED.items())
-    body += ["", "With some arguments:", ""]
-    body += _table(("system call", "killed for"), ARGUMENT_RULES.items())
+    body += ["", "Allowed only with some arguments:", ""]
+    body += _table(("system call", "allowed for"), seccomp.ARGUMENT_RULES.items())
+    body += ["", "Allowed in the outer filter only (before the program):", ""]
+    body += _table(("system call", "for"), seccomp.STARTUP.items())
+    body += ["", "Allowed in a warm zygote's outer filter only:", ""]
+    body += _table(("system call", "for"), seccomp.ZYGOTE.items())
+    body += [
+        "",
+        "Denied, and tried by the tests one by one with raw system calls, the audit hook "
+        "off, cold and warm (each must fail with `EPERM`):",
+        "",
+    ]
+    body += _table(("system call", "what it would reach"), seccomp.REQUIRED_DENIALS.items())
     body += ["", "## Warm zygotes", ""]
     body.append(_SANDBOX_WARM.format(
         env=warm.WARM_ENV,
         preload=", ".join(f"`{p}`" for p in warm.PRELOAD),
-        ipc=", ".join(f"`{c}`" for c in IPC_CALLS),
         headroom=warm.HEADROOM_BYTES // 2**20,
         idle=warm.MAX_IDLE,
     ))  # fmt: skip
+    body += ["", "## What each layer stops, and the tests that show it", ""]
+    body.append(
+        "The tests live in `tests/sandbox/`. With bubblewrap installed they must run (a "
+        "skip fails CI); where the suite runs as root, the probe runs once more with the "
+        "harness as an ordinary user (`setpriv`, uid 65534, no capabilities)."
+    )
+    body.append("")
+    body += _table(("layer", "stops", "shown by"), _SANDBOX_LAYERS)
+    body += ["", _SANDBOX_SCOPE]
     body += ["", "## Limits", ""]
     body.append(
         "`closurebench.sandbox.SandboxLimits` caps one program. Behind the wall the program "
@@ -943,7 +1111,9 @@ def _sandbox_page() -> str:
         + ", ".join(f"`{o.value}`" for o in Outcome)
         + ". A program that does not run to its end gave no answer: its outcome is "
         '`no_answer` (the paper\'s Table 11, "No ans."), flagged `exec_error` with the '
-        "error class `execution`."
+        "error class `execution`. A denied system call is not an outcome of its own: the "
+        "program gets `EPERM` and goes on (an uncaught `PermissionError` is a "
+        "`runtime_error`); the audit hook's refusals are `forbidden`."
     )
     return _page("The program sandbox", _SANDBOX_INTRO, body)
 

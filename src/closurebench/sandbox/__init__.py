@@ -6,12 +6,17 @@ No wall, no run. Layers, outermost first:
    minimal read-only mounts (the system's libraries, the interpreter, the packages a
    program may import; nothing of the host's home, temporary directory, project,
    datasets or run folder), a private size-capped tmpfs as home and working directory,
-   a fresh ``/proc``, a read-only minimal ``/dev``, no capabilities, the unprivileged
-   uid 65534, and a seccomp filter (:mod:`.seccomp`) that kills what a graph program
-   never needs (new processes, mounts, namespaces, ``ptrace``, ``mknod``, BPF,
-   non-local sockets, signals on I/O, ``execve`` once started). Where no wall works,
-   program modes refuse (:class:`.SandboxUnavailableError`), unless the caller asks
-   for ``isolation="none"`` (``--unsafe-no-sandbox``) by name;
+   a fresh ``/proc`` with its kernel interfaces masked, a read-only six-node ``/dev``,
+   the unprivileged uid/gid 65534 with every capability set empty and
+   ``no_new_privs`` whatever uid the harness has (checked before any program runs),
+   and a seccomp allow-list (:mod:`.seccomp`): what a graph program needs, every
+   other system call fails with ``EPERM`` (new processes, sockets, mounts,
+   namespaces, ``ptrace``, BPF, io_uring, ``PR_SET_DUMPABLE``, ``execve`` once
+   started). Where no wall works, program modes refuse
+   (:class:`.SandboxUnavailableError`), unless the caller asks for
+   ``isolation="none"`` (``--unsafe-no-sandbox``) by name; even there a program is
+   Landlocked to its runtime and temporary directory and gets the same allow-list,
+   where the kernel has them;
 2. a process per program, with an environment built from scratch (:mod:`.process`):
    a fresh interpreter (``-I -S -B``) in its own session (the default), or forked
    from a warm zygote behind the same wall (:mod:`.warm`, ``warm=True``);

@@ -3,7 +3,9 @@
 Standard library only, and it imports nothing of closurebench, so it starts fast and
 behaves the same at every level. In order it
 
-1. sets its own rlimits (``CONFIG["rlimits"]``), puts ``CONFIG["sys_path"]`` (the
+1. drops to the sandbox's identity and proves it has no privilege
+   (``CONFIG["identity"]``, :func:`become`; no proof, no run), sets its own rlimits
+   (``CONFIG["rlimits"]``), puts ``CONFIG["sys_path"]`` (the
    read-only package tree behind the wall) on the import path and says
    ``{"started": pid}`` on the report descriptor (a pipe to the parent; the parent uses
    it to tell a wall that failed to start from a failing program);
@@ -11,9 +13,10 @@ behaves the same at every level. In order it
    library) and the modules named in ``CONFIG["preload"]`` (networkx, numpy);
 3. wraps the networkx graph constructors to remember the graphs built by the program;
 4. compiles the program (a ``SyntaxError`` is reported as such);
-5. loads ``CONFIG["exec_filter"]`` (behind the wall: a seccomp filter that kills
-   ``execve``, so the program cannot replace itself with an interpreter without this
-   hook) and installs an audit hook (:func:`install_hook`) that refuses sockets,
+5. at the unsafe level, Landlocks itself (``CONFIG["landlock"]``, :func:`confine`);
+   loads ``CONFIG["exec_filter"]`` (the seccomp allow-list: no ``execve``, process,
+   socket or namespace from here on) and installs an audit hook (:func:`install_hook`)
+   that refuses sockets,
    processes, signals, ctypes/cffi, rlimit changes, writes outside the temporary
    directory and reads of other processes' ``/proc`` entries: the refused operation is
    written to the report descriptor *before* the hook raises ``PermissionError``, so a
@@ -24,7 +27,8 @@ behaves the same at every level. In order it
 
 Report lines are JSON objects, one a line. The audit hook is a tripwire inside a
 Python process, not a security boundary on its own: the kernel wall (bubblewrap's
-namespaces, mounts and seccomp filter) contains what a determined program gets past it.
+namespaces, mounts, identity and seccomp allow-list) contains what a determined program
+gets past it: the tests switch the hook off from inside the program first.
 """
 
 from __future__ import annotations
@@ -37,7 +41,17 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["install_hook", "main", "report", "run_program", "set_rlimits"]
+__all__ = [
+    "become",
+    "confine",
+    "install_hook",
+    "landlock_abi",
+    "load_filter",
+    "main",
+    "report",
+    "run_program",
+    "set_rlimits",
+]
 
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 _PROC_PID = re.compile(r"/proc/(\d+)(?:/|$)")
@@ -275,6 +289,98 @@ def become(identity: dict[str, Any] | None) -> None:
         raise OSError("the sandbox runs without no_new_privs")
 
 
+#: Landlock's file-system rights by ABI version (each version adds some): execute,
+#: write and read files, read directories, remove, make every kind of node (ABI 1),
+#: ``REFER`` (2), ``TRUNCATE`` (3), ``IOCTL_DEV`` (5).
+_LANDLOCK_FS = {1: (1 << 13) - 1, 2: (1 << 14) - 1, 3: (1 << 15) - 1, 5: (1 << 16) - 1}
+#: The rights a rule on a file (not a directory) may carry: execute, write, read,
+#: truncate, device ioctls.
+_LANDLOCK_FILE = (1 << 0) | (1 << 1) | (1 << 2) | (1 << 14) | (1 << 15)
+_LANDLOCK_READ = (1 << 2) | (1 << 3)  # READ_FILE, READ_DIR
+_LANDLOCK_WRITE_FILE = 1 << 1
+# landlock_create_ruleset, landlock_add_rule, landlock_restrict_self: one number on
+# every architecture.
+_SYS_CREATE, _SYS_ADD, _SYS_RESTRICT = 444, 445, 446
+
+
+def landlock_abi() -> int:
+    """The kernel's Landlock ABI version; ``0`` where it has none (or it is disabled).
+
+    Example:
+        >>> landlock_abi() >= 0
+        True
+    """
+    if not sys.platform.startswith("linux"):
+        return 0
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    version = libc.syscall(_SYS_CREATE, None, ctypes.c_size_t(0), ctypes.c_uint32(1))
+    return max(int(version), 0)
+
+
+def confine(spec: dict[str, Any]) -> None:
+    """Landlock this process for good: read ``spec["read"]``, read and write
+    ``spec["write"]`` and ``spec["devices"]``, its own ``/proc/<pid>``; nothing else.
+
+    The unsafe level's program has no mount namespace: without this it could read
+    every file the harness can (the dataset and its answer key, the run folder) and
+    write to all of them. Rules on paths that do not exist are skipped. Where the ABI
+    has them, TCP ``bind``/``connect`` are refused too (no rule allows any port), and
+    the domain is scoped: no signal to a process outside it, no connection to an
+    abstract unix socket made outside it.
+
+    Raises:
+        OSError: The kernel has no Landlock, or refused a step (the caller runs nothing).
+    """
+    import ctypes
+
+    abi = landlock_abi()
+    if abi < 1:
+        raise OSError("the kernel has no Landlock")
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    handled = _LANDLOCK_FS[max(v for v in _LANDLOCK_FS if v <= abi)]
+    net = 0b11 if abi >= 4 else 0  # BIND_TCP, CONNECT_TCP
+    scoped = 0b11 if abi >= 6 else 0  # ABSTRACT_UNIX_SOCKET, SIGNAL
+    attr = (ctypes.c_uint64 * 3)(handled, net, scoped)
+    size = 8 if abi < 4 else 16 if abi < 6 else 24
+
+    class PathBeneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = (("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32))
+
+    ruleset = int(libc.syscall(_SYS_CREATE, ctypes.byref(attr), ctypes.c_size_t(size), 0))
+    if ruleset < 0:
+        raise OSError(ctypes.get_errno(), "landlock_create_ruleset")
+    try:
+        rules = [(str(p), _LANDLOCK_READ) for p in spec.get("read", ())]
+        rules.append((os.path.realpath("/proc/self"), _LANDLOCK_READ))
+        rules += [(str(p), handled) for p in spec.get("write", ())]
+        rules += [(str(p), _LANDLOCK_READ | _LANDLOCK_WRITE_FILE) for p in spec.get("devices", ())]
+        for path, rights in rules:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            try:
+                if not os.path.isdir(path):
+                    rights &= _LANDLOCK_FILE
+                rule = PathBeneath(rights & handled, fd)
+                if libc.syscall(_SYS_ADD, ruleset, 1, ctypes.byref(rule), 0) != 0:
+                    raise OSError(ctypes.get_errno(), f"landlock_add_rule({path})")
+            finally:
+                os.close(fd)
+        pr_set_no_new_privs = 38
+        if libc.prctl(pr_set_no_new_privs, 1, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
+        if libc.syscall(_SYS_RESTRICT, ruleset, 0) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+
+
 def load_filter(blob: bytes) -> None:
     """Load a classic-BPF seccomp filter (libseccomp's export) on this process.
 
@@ -434,6 +540,12 @@ def _run(cfg: dict[str, Any]) -> int:
     main_module.__file__ = program
     namespace: dict[str, Any] = main_module.__dict__
     sys.modules["__main__"] = main_module
+    if cfg.get("landlock"):
+        try:
+            confine(cfg["landlock"])
+        except (OSError, ValueError, TypeError, AttributeError) as exc:  # no confinement, no run
+            report(fd, {"wall_error": f"the Landlock confinement did not hold: {exc}"})
+            return 1
     blob = cfg.get("exec_filter")
     if blob:
         try:

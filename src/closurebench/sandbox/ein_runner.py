@@ -3,12 +3,15 @@
 Ein is our own interpreter (it reads no file, opens no socket, starts no process), but
 its input is model-written, so it runs behind the same wall as a Python program
 (:mod:`.isolation`: bubblewrap with minimal read-only mounts — here also the
-``closurebench`` package and lark —, a private tmpfs, every namespace, the seccomp
-filter and, once the worker is up, the filter that kills ``execve``), in a warm worker
+``closurebench`` package and lark —, a private tmpfs, every namespace, the
+unprivileged identity, the outer seccomp filter and, once the worker is up, the inner
+allow-list: no ``execve``, process or socket), in a warm worker
 (:mod:`.ein_worker`) that has imported :mod:`closurebench.ein` once, under the
 address-space, file and thread rlimits of :class:`.SandboxLimits`, a per-run CPU limit
 and the audit hook. No wall, no run: :func:`run_ein` refuses like
-:func:`~closurebench.sandbox.run_python` unless ``isolation="none"`` is asked for.
+:func:`~closurebench.sandbox.run_python` unless ``isolation="none"`` is asked for
+(where the worker is Landlocked to its runtime and gets the inner allow-list, where
+the machine has them).
 The parent kills the worker (and with it its pid namespace) when a run passes
 ``wall_seconds`` and starts a fresh worker for the next run; it also replaces a worker
 after any run that hit a limit. Idle workers are kept per limits and level (a few at
@@ -45,6 +48,7 @@ from closurebench.sandbox.isolation import (
     identity,
     interpreter,
     require_wall,
+    unsafe_layers,
 )
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
 from closurebench.sandbox.process import child_env
@@ -118,6 +122,7 @@ def _read_line(worker: _Worker, deadline: float, cap: int = _REPLY_BYTES) -> byt
 def _command(level: Isolation, cfg: dict[str, object]) -> tuple[list[str], list[int]]:
     """The worker's command line at ``level`` and the descriptors it inherits."""
     if level is Isolation.NONE:
+        cfg = {**cfg, **unsafe_layers(_EIN_MOUNTS, [])}
         return [sys.executable, "-I", "-B", WORKER, _SRC_ROOT, json.dumps(cfg)], []
     from closurebench.sandbox.seccomp import inner_filter, seccomp_fd
 

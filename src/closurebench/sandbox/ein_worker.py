@@ -89,7 +89,9 @@ def main(argv: list[str]) -> None:
 
     replies = os.fdopen(os.dup(1), "wb")
     sys.stdout = sys.stderr  # a stray print must not corrupt the replies
-    if cfg.get("exec_filter"):  # behind the wall: no execve from here on
+    if cfg.get("landlock"):  # the unsafe level: the runtime's files only
+        bootstrap.confine(cfg["landlock"])
+    if cfg.get("exec_filter"):  # the allow-list: no process, socket or execve from here on
         bootstrap.load_filter(bytes.fromhex(str(cfg["exec_filter"])))
     bootstrap.install_hook(2, cfg["tmp"], allow_setrlimit=True)
     hard = resource.getrlimit(resource.RLIMIT_CPU)[1]

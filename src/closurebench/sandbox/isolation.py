@@ -3,21 +3,28 @@
 Two levels:
 
 * ``bwrap`` (the wall): bubblewrap (the Debian package ``bubblewrap``) with every
-  namespace unshared (user, pid, network, IPC, UTS, cgroup; no nested user namespace),
-  ``--die-with-parent``, ``--new-session``, ``--as-pid-1`` (the program is the only
-  process of its pid namespace: no init of bubblewrap's is there to tamper with),
-  every capability dropped, the unprivileged
-  uid/gid 65534, the seccomp filter of :mod:`.seccomp`, and **minimal mounts**: the
+  namespace unshared (pid, network, IPC, UTS, cgroup, and a user namespace mapped to
+  the unprivileged uid when the harness is an ordinary user; no nested user
+  namespace), ``--die-with-parent``, ``--new-session``, ``--as-pid-1`` (the program
+  is the only process of its pid namespace: no init of bubblewrap's is there to
+  tamper with), the unprivileged uid/gid 65534 with no capability in any set
+  (:func:`identity`: a root harness's sandbox keeps only what dropping to that uid
+  needs, and the bootstrap drops it before any program code, then checks), the
+  seccomp allow-list of :mod:`.seccomp`, and **minimal mounts**: the
   system's shared libraries, the interpreter's prefix (its own ``site-packages``
   hidden) and the packages a program may import (:data:`PYTHON_PACKAGES`), all
   read-only under ``/opt/closurebench``; a fresh ``/proc`` (the sandbox's pid namespace
-  only); a minimal, read-only ``/dev``; and one private, size-capped tmpfs as home,
+  only) with every kernel interface masked (:data:`PROC_KEPT` stays); a read-only
+  ``/dev`` of :data:`DEVICES`; no ``/sys``; and one private, size-capped tmpfs as home,
   working directory and ``/tmp``. Nothing of the host's ``/home``, ``/root``, ``/tmp``,
   the project, the datasets or the run folder is there, and nothing written inside
   reaches the host.
-* ``none``: no kernel wall: the process layers (session, rlimits, scrubbed environment,
-  a temporary directory) and the audit hook only. Only an explicit
-  ``--unsafe-no-sandbox`` (or ``isolation="none"`` in code) selects it.
+* ``none``: no namespaces: the process layers (session, rlimits, scrubbed environment,
+  a temporary directory), the audit hook and, where this machine has them
+  (:func:`unsafe_layers`), Landlock (read the runtime, write the temporary directory,
+  no TCP, no signal outside) and the same seccomp allow-list. Only an explicit
+  ``--unsafe-no-sandbox`` (or ``isolation="none"`` in code) selects it; the
+  environment variable alone is not consent.
 
 :func:`require_wall` is the gate: it returns the wall to use, and where none works it
 raises :class:`SandboxUnavailableError` with one line that says how to install
@@ -45,6 +52,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -66,6 +74,8 @@ __all__ = [
     "isolation_available",
     "require_wall",
     "resolve_isolation",
+    "unsafe_confinement",
+    "unsafe_layers",
 ]
 
 #: Environment variable that forces an isolation level.
@@ -235,6 +245,71 @@ def identity() -> dict[str, Any]:
         ['drop', 'gid', 'uid']
     """
     return {"uid": SANDBOX_UID, "gid": SANDBOX_GID, "drop": privileged()}
+
+
+#: What the unsafe level's program may read and write besides its runtime (Landlock).
+UNSAFE_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+_UNSAFE_READ = ("/etc/ld.so.cache", "/sys/devices/system/cpu")
+_UNSAFE_WARNED: set[str] = set()
+
+
+def unsafe_confinement(mounts: Mounts, write: Sequence[str]) -> dict[str, list[str]]:
+    """The Landlock rules of a program at the unsafe level (``none``).
+
+    Read-only: what the wall would bind (the system's libraries, the interpreter's
+    prefix, the directories that hold the packages of ``mounts``, and for the Ein worker
+    the directory that holds ``closurebench``); read-write: ``write`` (the program's
+    temporary directory) and the harmless devices. Nothing else: not the dataset, its
+    answer key, the run folder, the home directory or another process's ``/proc``.
+
+    Args:
+        mounts: The packages the process imports.
+        write: Its writable directories.
+    """
+    read = [p for p in (*_SYSTEM_LIBS, *_SYSTEM_DIRS) if os.path.isdir(p)]
+    read += [os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)]
+    read.append(interpreter())
+    names = mounts.packages + (EIN_PACKAGES if mounts.closurebench else ())
+    read += sorted({os.path.dirname(host) for host, _ in _package_dirs(names)})
+    if mounts.closurebench:
+        read.append(os.path.dirname(_closurebench_dir()))
+    read += _UNSAFE_READ
+    return {"read": sorted(set(read)), "write": list(write), "devices": list(UNSAFE_DEVICES)}
+
+
+def unsafe_layers(mounts: Mounts, write: Sequence[str]) -> dict[str, Any]:
+    """The kernel layers a program gets at the unsafe level, as bootstrap config keys.
+
+    ``landlock`` (:func:`unsafe_confinement`; where the kernel has Landlock) and
+    ``exec_filter`` (the wall's inner seccomp allow-list, where libseccomp is: no
+    process, socket or ``execve``, so nothing outlives the program or reaches the
+    network). A layer this machine lacks is left out, with one warning per process
+    that says what the program can then do.
+    """
+    from closurebench.sandbox import bootstrap
+    from closurebench.sandbox.seccomp import inner_filter, seccomp_available
+
+    out: dict[str, Any] = {}
+    missing = []
+    if bootstrap.landlock_abi() >= 1:
+        out["landlock"] = unsafe_confinement(mounts, write)
+    else:
+        missing.append(
+            "the kernel has no Landlock (Linux 5.13+): a program can read every file the "
+            "harness can, the dataset's answers included"
+        )
+    works, why = seccomp_available()
+    if works:
+        out["exec_filter"] = inner_filter().hex()
+    else:
+        missing.append(f"no seccomp filter ({why}): a program can start processes and open sockets")
+    for line in missing:
+        if line not in _UNSAFE_WARNED:
+            _UNSAFE_WARNED.add(line)
+            warnings.warn(
+                f"closurebench sandbox, isolation 'none': {line}", RuntimeWarning, stacklevel=3
+            )
+    return out
 
 
 @functools.cache
@@ -537,6 +612,10 @@ def describe_isolation(level: Isolation | str | None = None) -> dict[str, Any]:
         ]
     else:
         layers.append("temporary_directory")
+        layers += sorted(
+            {"landlock": "landlock_runtime_only", "exec_filter": "seccomp"}[key]
+            for key in unsafe_layers(Mounts(), [tempfile.gettempdir()])
+        )
     return {
         "isolation": str(used),
         "wall": used is not Isolation.NONE,

@@ -44,6 +44,7 @@ from closurebench.sandbox.isolation import (
     identity,
     interpreter,
     require_wall,
+    unsafe_layers,
 )
 from closurebench.sandbox.limits import DEFAULT_SANDBOX_LIMITS, SandboxLimits
 from closurebench.sandbox.process import TMP_PREFIX, Spawned, child_env, memfd, spawn
@@ -282,6 +283,7 @@ def _run_unsafe(code: str, limits: SandboxLimits, capture: bool, hook: bool) -> 
         )
         config["sys_path"] = []
         config["hook"] = hook
+        config.update(unsafe_layers(Mounts(), [tmp]))
         argv = [sys.executable, "-I", "-B", BOOTSTRAP, json.dumps(config)]
         return spawn(argv, cwd=tmp, env=child_env(tmp), limits=limits, report=report)
     finally:

@@ -9,10 +9,10 @@ uid, no capabilities), and forks a fresh child per program. What each program ge
 what a cold one gets:
 
 * its own process (a fork: the zygote's memory is copied on write, so nothing a program
-  changes reaches the zygote or the next program), which loads, before its first
-  instruction, a seccomp filter that kills process creation, ``execve`` and System V /
-  POSIX IPC (:func:`.seccomp.child_filter`, stacked on the zygote's own filter, which is
-  the cold filter less ``fork``), its rlimits and the audit hook;
+  changes reaches the zygote or the next program), which checks that it has no
+  privilege, then loads, before its first instruction, the inner seccomp allow-list
+  (:func:`.seccomp.inner_filter`, stacked on the zygote's own filter: no process,
+  ``execve``, socket or IPC call, ``EPERM`` for each), its rlimits and the audit hook;
 * its own directory: behind the wall the private tmpfs, which the zygote empties after
   every program (a zygote that cannot empty it is retired), at the unsafe level a fresh
   temporary directory the harness creates and removes;
@@ -67,6 +67,7 @@ from closurebench.sandbox.isolation import (
     bwrap_command,
     identity,
     interpreter,
+    unsafe_layers,
 )
 from closurebench.sandbox.limits import SandboxLimits
 from closurebench.sandbox.process import TMP_PREFIX, Spawned, child_env, memfd, read_pipes
@@ -282,6 +283,8 @@ def _job(config: dict[str, Any], level: Isolation, tmp: str) -> dict[str, Any]:
         # The zygote dropped its privileges already: the child checks that it has none.
         job["identity"] = {**identity(), "drop": False}
         job["wipe"] = True
+    else:
+        job.update(unsafe_layers(Mounts(), [tmp]))
     return job
 
 

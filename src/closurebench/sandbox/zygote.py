@@ -18,9 +18,10 @@ like the bootstrap. Started once behind the same kernel wall as a cold program (
 3. for each job forks a fresh child that puts the pipes on descriptors 1, 2 and 3,
    closes every other descriptor (the control socket included), enters the job's own
    directory, writes the program there and runs
-   :func:`bootstrap.run_program` (rlimits, the second seccomp filter, which here also
-   kills ``fork``/``clone`` of a process, ``execve`` and System V / POSIX IPC, the audit
-   hook, the program, ``os._exit``) — the same steps as a cold program, after the fork;
+   :func:`bootstrap.run_program` (the privilege check, rlimits, the inner seccomp
+   allow-list — no ``fork``/``clone`` of a process, ``execve``, socket or System V /
+   POSIX IPC: ``EPERM`` —, the audit hook, the program, ``os._exit``) — the same steps
+   as a cold program, after the fork;
 4. reaps the child (``wait4``: its exit status and CPU time), empties the job directory
    when it owns it (behind the wall: the whole private tmpfs, so nothing one program
    wrote is there for the next), checks that no other process is left in its pid
