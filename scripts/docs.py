@@ -853,6 +853,14 @@ _SANDBOX_LEVELS = """\
     but `CAP_SETUID`, `CAP_SETGID` and `CAP_SETPCAP`; the sandbox's bootstrap, before
     it reads anything of the program, empties the bounding and ambient sets, drops the
     groups, switches real, effective and saved ids to {uid} and clears the rest.
+  The program dies with its pid namespace, whoever runs the harness. With an
+  ordinary user it is the namespace's init (`--as-pid-1`: no init of bubblewrap's
+  of the same uid to tamper with) and keeps the uid bubblewrap's parent-death signal
+  was set for. Behind root its drop to {uid} leaves bubblewrap's outer process (no
+  capability left) no right to signal it, so bubblewrap's own init (uid 0, which the
+  program can neither signal, trace nor read) stays its parent: that init dies with
+  bubblewrap, and the kernel kills everything in the namespace. The harness, in turn,
+  kills the namespace's init directly whenever it ends a sandbox.
   Either way the bootstrap then reads `/proc/self/status` and runs nothing unless
   every uid and gid is {uid}, no supplementary group is left, the inheritable,
   permitted, effective, bounding and ambient sets are all 0 and `NoNewPrivs` is 1 (a
@@ -864,9 +872,15 @@ _SANDBOX_LEVELS = """\
   packages; read-write its temporary directory and {devices}; its own `/proc/<pid>`;
   nothing else — not the dataset, its answers, the run folder or the home; where the
   kernel's Landlock has them, no TCP and no signal to a process outside) and the same
-  seccomp allow-list as behind the wall (no process, socket or `execve`). A layer the
-  machine lacks is left out with one warning that says what a program can then do.
-  `none` still shares the harness's uid and kernel: only `--unsafe-no-sandbox`
+  seccomp allow-list as behind the wall (no process, socket or `execve`). A root
+  harness's program drops to uid {uid} with no capability there too, before anything of
+  it runs; where the interpreter lies under a directory closed to other users (pyenv's
+  or uv's `/root`), the program first covers that directory, in a mount namespace of
+  its own, with an empty tmpfs holding just the way to the runtime (a root without
+  `CAP_SYS_ADMIN`, as in a default container, cannot: its program keeps uid 0 without
+  any capability, and a warning says so). A layer the machine lacks is left out with
+  one warning that says what a program can then do. `none` has no pid or network
+  namespace and an ordinary user's program keeps that user's uid: only `--unsafe-no-sandbox`
   selects it, and `run.json`, `summary.json` and the report's banner record it with
   the layers it had.
 
@@ -946,11 +960,15 @@ still its own process: the forked child checks that it has no privilege, loads t
 allow-list (no process, `execve`, socket or System V / POSIX IPC call: nothing that
 would outlive it), sets its rlimits, installs the audit hook and runs. The zygote
 empties the private tmpfs after every program (nothing one program wrote is there for
-the next), checks that no process is left, and is its pid namespace's init with no
-signal handler and not dumpable, so a program can neither signal it nor read its memory
-(nor write any of its `/proc` files). After a program that did not end cleanly (a
-deadline, a cap, a signal, a refusal, a garbled report channel) the zygote's whole
-sandbox is killed and the next program gets a fresh one. A program that ends cleanly
+the next), checks that no process is left, and is its pid namespace's init, not
+dumpable and with no handler but SIGCHLD's (which only wakes it to reap its child), so
+a program can neither stop or kill it nor read its memory (nor write any of its `/proc`
+files). While a program runs it waits for the child and for the harness at once: when
+the harness's end of the control socket closes (the harness died) it kills the child
+and exits, and its namespace goes with it; when bubblewrap dies under a living
+harness, the harness sees it (a pidfd) and kills the sandbox. After a program that did
+not end cleanly (a deadline, a cap, a signal, a refusal, a garbled report channel) the
+zygote's whole sandbox is killed and the next program gets a fresh one. A program that ends cleanly
 after patching builtins or networkx changed only its own copy-on-write memory. Up to
 {idle} idle zygotes are kept per level and tmpfs size. The children of one zygote share
 its string hash seed; Python's and numpy's random generators are reseeded in each. A
@@ -976,7 +994,8 @@ _SANDBOX_LAYERS = (
         "listed and compared exactly), `test_sandbox_wall.py`",
     ),
     (
-        "pid namespace, `--die-with-parent`, `--as-pid-1`",
+        "pid namespace, `--die-with-parent`, `--as-pid-1` (ordinary harness, zygote) or "
+        "bubblewrap's init (root harness, cold)",
         "seeing, signalling or tracing the harness; anything outliving the program",
         "`test_sandbox_wall.py`, `test_sandbox_warm.py`",
     ),
@@ -1019,10 +1038,11 @@ _SANDBOX_SCOPE = """\
   Keep the kernel patched; for hostile models at scale, run the harness itself in a VM.
 - **Side channels and resource pressure** beyond the rlimits: timing, cache, CPU and
   memory contention with other processes of the machine.
-- **The unsafe level** (`none`) shares the harness's uid: with Landlock and libseccomp
-  it holds the answer key and run folder out of reach and lets nothing outlive the
-  program, but it has no pid or network namespace and its kernel surface is the
-  harness's own; without Landlock a program reads what the harness reads.
+- **The unsafe level** (`none`): with Landlock and libseccomp it holds the answer key
+  and run folder out of reach and lets nothing outlive the program, but it has no pid
+  or network namespace, an ordinary user's program has that user's uid (Landlock and
+  the allow-list are what stop it), and without Landlock a program reads what the
+  harness reads.
 - uid 65534 is the host's `nobody` when the harness is root: a file on the host owned
   by `nobody` is not made visible by this (no host path is mounted writable), but do
   not run other services as `nobody` beside the harness."""

@@ -43,7 +43,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, Protocol, TypeVar
 
-__all__ = ["IdlePool", "Retirable", "kill_session"]
+__all__ = ["IdlePool", "Retirable", "kill_children", "kill_session"]
 
 
 class Retirable(Protocol):
@@ -57,8 +57,35 @@ K = TypeVar("K", bound=Hashable)
 W = TypeVar("W", bound=Retirable)
 
 
+def kill_children(pid: int) -> None:
+    """``SIGKILL`` the direct children of ``pid`` (errors of those already gone ignored).
+
+    Behind bubblewrap the child of its outer process is the sandbox's pid-namespace
+    init, in a session of its own and, behind a root harness, of another uid than
+    bubblewrap (whose parent-death signal then cannot reach it): killed from here (a
+    root harness may signal any uid), its pid namespace dies with it.
+    """
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as handle:
+            children = [int(x) for x in handle.read().split()]
+    except (OSError, ValueError):
+        children = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                stat = f"/proc/{entry}/stat"
+                with (
+                    contextlib.suppress(OSError, ValueError, IndexError),
+                    open(stat, encoding="ascii", errors="replace") as f,
+                ):
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        children.append(int(entry))
+    for child in children:
+        with contextlib.suppress(OSError):
+            os.kill(child, signal.SIGKILL)
+
+
 def kill_session(proc: subprocess.Popen[bytes], wait_s: float | None = 10.0) -> None:
-    """``SIGKILL`` the session ``proc`` leads and ``proc`` itself, then reap it.
+    """``SIGKILL`` ``proc``'s children, the session ``proc`` leads and ``proc``; reap it.
 
     ``proc`` must have been started with ``start_new_session=True`` (its pid is its
     session's and process group's id) or the group kill is refused by the kernel and
@@ -70,6 +97,8 @@ def kill_session(proc: subprocess.Popen[bytes], wait_s: float | None = 10.0) -> 
             ignored, so only a process stuck in the kernel takes longer); ``None``: do
             not wait (a reader of its pipes sees them close).
     """
+    if proc.returncode is None:  # (a reaped pid may be someone else's by now)
+        kill_children(proc.pid)
     for kill in (lambda: os.killpg(proc.pid, signal.SIGKILL), proc.kill):
         with contextlib.suppress(OSError):
             kill()

@@ -9,6 +9,7 @@ file, no connection, no process, the harness alive).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -331,7 +332,10 @@ def test_no_process_outlives_the_sandbox(warm: bool) -> None:
     assert res.outcome is Outcome.TIMEOUT and res.detail == "wall"  # not the program's sleep
     time.sleep(0.3)
     ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
-    assert "bootstrap.py" not in ps.stdout
+    left = [line[:300] for line in ps.stdout.splitlines() if "bootstrap.py" in line]
+    if warm:  # the zygote was killed at the deadline: neither it nor its child is left
+        left += [line[:300] for line in ps.stdout.splitlines() if "zygote.py" in line]
+    assert left == []
 
 
 def test_memory_cap_holds_for_the_whole_sandbox() -> None:
@@ -393,7 +397,7 @@ def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path, warm: str) ->
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:  # wait for the sandboxed program to start
         ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
-        if "bootstrap.py" in ps.stdout:
+        if "bootstrap.py" in ps.stdout or ps.stdout.count("zygote.py") >= 2:  # warm: a child
             break
         time.sleep(0.1)
     os.kill(proc.pid, signal.SIGKILL)
@@ -401,9 +405,69 @@ def test_a_sigkilled_harness_leaves_nothing_behind(tmp_path: Path, warm: str) ->
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True, check=False)
-        if "bootstrap.py" not in ps.stdout:
+        if "bootstrap.py" not in ps.stdout and "zygote.py" not in ps.stdout:
             break
         time.sleep(0.1)
-    assert "bootstrap.py" not in ps.stdout, ps.stdout
+    assert "bootstrap.py" not in ps.stdout and "zygote.py" not in ps.stdout, ps.stdout
     after = {p.name for p in Path("/tmp").iterdir() if p.name.startswith("closurebench-")}
     assert after <= before
+
+
+def _ppid(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def _is_sandboxed(pid: int) -> bool:
+    try:
+        cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    uid = f"Uid:\t{os.getuid() if os.getuid() else 65534}\t"
+    return (b"bootstrap.py" in cmd or b"zygote.py" in cmd) and uid in status
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+@pytest.mark.usefixtures("no_idle_zygotes")
+def test_the_program_dies_with_bubblewrap(warm: bool) -> None:
+    """bubblewrap's outer process SIGKILLed (as when the harness dies): the program
+    behind it dies too, also after its drop to another uid (which clears the
+    parent-death signal bubblewrap set, and leaves bubblewrap no right to signal it)."""
+    import threading
+
+    limits = SandboxLimits(wall_seconds=60, cpu_seconds=60)
+    if warm:  # an idle zygote first, so that the process found below is the program's
+        assert run_python("print(1)", limits=limits, isolation="bwrap", warm=True).ok
+    done = threading.Event()
+    earlier = {int(e.name) for e in Path("/proc").iterdir() if e.name.isdigit()}
+
+    def run() -> None:
+        run_python("import time\ntime.sleep(60)\n", limits=limits, isolation="bwrap",
+                   audit_hook=False, warm=warm)  # fmt: skip
+        done.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    program = None
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and program is None:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or (pid := int(entry.name)) in earlier:
+                continue
+            if _is_sandboxed(pid):
+                with contextlib.suppress(OSError):  # warm: the zygote's child
+                    if not warm or _is_sandboxed(_ppid(pid)):
+                        program = pid
+        time.sleep(0.05)
+    assert program is not None, "the sandboxed program did not start"
+    chain, pid = [], program
+    while pid > 1:
+        chain.append(pid)
+        pid = _ppid(pid)
+    outer = [p for p in chain if b"bwrap" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    assert outer, chain
+    os.kill(outer[-1], signal.SIGKILL)  # bubblewrap's topmost process
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _is_sandboxed(program):
+        time.sleep(0.05)
+    assert not _is_sandboxed(program), f"the program {program} outlived bubblewrap"
+    assert done.wait(30)  # and the harness saw it end

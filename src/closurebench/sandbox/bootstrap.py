@@ -43,11 +43,13 @@ from typing import Any
 
 __all__ = [
     "become",
+    "closed_ancestor",
     "confine",
     "install_hook",
     "landlock_abi",
     "load_filter",
     "main",
+    "reach",
     "report",
     "run_program",
     "set_rlimits",
@@ -261,6 +263,10 @@ def become(identity: dict[str, Any] | None) -> None:
         import ctypes
 
         libc = ctypes.CDLL(None, use_errno=True)
+        if identity.get("reach"):
+            reach([str(p) for p in identity["reach"]])
+        if libc.prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS (bubblewrap sets it too)
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
         pr_capbset_drop, pr_cap_ambient, pr_cap_ambient_clear_all = 24, 47, 4
         for cap in range(64):  # past the kernel's last capability: EINVAL, ignored
             libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
@@ -269,6 +275,12 @@ def become(identity: dict[str, Any] | None) -> None:
         os.setgroups([])
         os.setresgid(gid, gid, gid)
         os.setresuid(uid, uid, uid)
+        # A change of uid clears the parent-death signal: set it again. At the unsafe
+        # level the parent is the harness (root, which may signal any uid); behind
+        # the wall, bubblewrap's init is the parent and its own death empties the
+        # pid namespace (the kernel's doing, no permission needed).
+        if identity.get("pdeathsig", True) and libc.prctl(1, 9, 0, 0, 0) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG, SIGKILL)")
         header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
         data = (ctypes.c_uint32 * 6)()
         if libc.capset(header, data) != 0:
@@ -379,6 +391,73 @@ def confine(spec: dict[str, Any]) -> None:
             raise OSError(ctypes.get_errno(), "landlock_restrict_self")
     finally:
         os.close(ruleset)
+
+
+def closed_ancestor(path: str) -> str | None:
+    """The topmost directory on the way to ``path`` that others may not enter."""
+    parts = [p for p in path.split("/") if p]
+    for depth in range(1, len(parts)):
+        here = "/" + "/".join(parts[:depth])
+        try:
+            if not os.stat(here).st_mode & 0o001:
+                return here
+        except OSError:
+            return None
+    return None
+
+
+def reach(paths: list[str]) -> None:
+    """Make ``paths`` reachable for the unprivileged uid, in a mount namespace of our own.
+
+    The unsafe level has no wall to bind the runtime where the sandbox's uid can reach
+    it: a root harness's interpreter often lives under ``/root`` (``0700``; pyenv, uv).
+    So, while still root: a private mount namespace of this process alone, and over
+    each closed directory on the way an empty ``0755`` tmpfs holding just the
+    entries on the way, each bind-mounted back from the original (through an
+    ``O_PATH`` descriptor opened before the tmpfs covers it). Nothing of the host
+    changes; everything else under that directory disappears for this process.
+
+    Raises:
+        OSError: A step failed (the caller runs nothing).
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    clone_newns, ms_bind, ms_rec, ms_private, ms_nosuid, ms_nodev = (
+        0x20000, 0x1000, 0x4000, 0x40000, 0x2, 0x4,
+    )  # fmt: skip
+
+    def mount(source: str | None, target: str, kind: str | None, flags: int, data: str) -> None:
+        src, tgt, typ = (x.encode() if x is not None else None for x in (source, target, kind))
+        if libc.mount(src, tgt, typ, ctypes.c_ulong(flags), data.encode()) != 0:
+            raise OSError(ctypes.get_errno(), f"mount({source}, {target})")
+
+    if libc.unshare(clone_newns) != 0:
+        raise OSError(ctypes.get_errno(), "unshare(CLONE_NEWNS)")
+    mount(None, "/", None, ms_rec | ms_private, "")
+    for _ in range(32):  # one closed directory a round; nested ones in later rounds
+        closed: dict[str, set[str]] = {}
+        for path in paths:
+            top = closed_ancestor(path)
+            if top is not None:
+                closed.setdefault(top, set()).add(path[len(top) + 1 :].split("/", 1)[0])
+        if not closed:
+            return
+        top, children = sorted(closed.items())[0]
+        held = {child: os.open(f"{top}/{child}", os.O_PATH | os.O_CLOEXEC) for child in children}
+        try:
+            mount("tmpfs", top, "tmpfs", ms_nosuid | ms_nodev, "mode=0755,size=4096")
+            for child, fd in held.items():
+                target = f"{top}/{child}"
+                if os.path.isdir(f"/proc/self/fd/{fd}"):
+                    os.mkdir(target, 0o755)
+                else:
+                    os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o644))
+                mount(f"/proc/self/fd/{fd}", target, None, ms_bind | ms_rec, "")
+        finally:
+            for fd in held.values():
+                os.close(fd)
+    raise OSError(f"the runtime stays unreachable: {paths}")
 
 
 def load_filter(blob: bytes) -> None:

@@ -5,9 +5,12 @@ Two levels:
 * ``bwrap`` (the wall): bubblewrap (the Debian package ``bubblewrap``) with every
   namespace unshared (pid, network, IPC, UTS, cgroup, and a user namespace mapped to
   the unprivileged uid when the harness is an ordinary user; no nested user
-  namespace), ``--die-with-parent``, ``--new-session``, ``--as-pid-1`` (the program
-  is the only process of its pid namespace: no init of bubblewrap's is there to
-  tamper with), the unprivileged uid/gid 65534 with no capability in any set
+  namespace), ``--die-with-parent``, ``--new-session``, ``--as-pid-1`` for an
+  ordinary harness (the program is the only process of its pid namespace: no init
+  of bubblewrap's, of the same uid, is there to tamper with; a root harness keeps
+  bubblewrap's init, uid 0, which the program can neither signal nor trace, and
+  whose death, when bubblewrap's parent dies, kills the whole pid namespace), the
+  unprivileged uid/gid 65534 with no capability in any set
   (:func:`identity`: a root harness's sandbox keeps only what dropping to that uid
   needs, and the bootstrap drops it before any program code, then checks), the
   seccomp allow-list of :mod:`.seccomp`, and **minimal mounts**: the
@@ -277,20 +280,53 @@ def unsafe_confinement(mounts: Mounts, write: Sequence[str]) -> dict[str, list[s
     return {"read": sorted(set(read)), "write": list(write), "devices": list(UNSAFE_DEVICES)}
 
 
-def unsafe_layers(mounts: Mounts, write: Sequence[str]) -> dict[str, Any]:
+@functools.cache
+def _private_mounts_work() -> bool:
+    """Whether a process of this harness may make a mount namespace (root with
+    ``CAP_SYS_ADMIN``; a default container's root lacks it). Asked once, of a child."""
+    probe = "import ctypes, sys; sys.exit(ctypes.CDLL(None, use_errno=True).unshare(0x20000) != 0)"
+    try:
+        done = subprocess.run([sys.executable, "-I", "-S", "-c", probe], timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def unsafe_layers(mounts: Mounts, write: Sequence[str], *, warn: bool = True) -> dict[str, Any]:
     """The kernel layers a program gets at the unsafe level, as bootstrap config keys.
 
     ``landlock`` (:func:`unsafe_confinement`; where the kernel has Landlock) and
     ``exec_filter`` (the wall's inner seccomp allow-list, where libseccomp is: no
     process, socket or ``execve``, so nothing outlives the program or reaches the
-    network). A layer this machine lacks is left out, with one warning per process
-    that says what the program can then do.
+    network), and for a root harness ``identity``: the program drops to
+    :data:`SANDBOX_UID` with no capability before anything of it runs (the directories
+    of ``write`` are handed to that uid). A layer this machine lacks is left out, with
+    one warning per process that says what the program can then do.
+
+    Args:
+        mounts: The packages the program imports.
+        write: Its writable directories (created by the harness for this program).
+        warn: Warn about a missing layer (off where only the plan is described).
     """
     from closurebench.sandbox import bootstrap
     from closurebench.sandbox.seccomp import inner_filter, seccomp_available
 
     out: dict[str, Any] = {}
     missing = []
+    if privileged():
+        # A root harness's program drops to the sandbox's uid here too: its directories
+        # become that uid's, and the runtime is made reachable for it (bootstrap.reach).
+        needed = [*unsafe_confinement(mounts, write)["read"], *write]
+        if not any(map(bootstrap.closed_ancestor, needed)) or _private_mounts_work():
+            out["identity"] = {**identity(), "reach": needed}
+        else:
+            out["identity"] = {"uid": 0, "gid": 0, "drop": True}
+            missing.append(
+                "the runtime or the temporary directory lies under a directory closed to "
+                "other users and this root "
+                "has no mount namespace to open it in (no CAP_SYS_ADMIN): a program keeps "
+                "uid 0, without any capability"
+            )
     if bootstrap.landlock_abi() >= 1:
         out["landlock"] = unsafe_confinement(mounts, write)
     else:
@@ -303,7 +339,10 @@ def unsafe_layers(mounts: Mounts, write: Sequence[str]) -> dict[str, Any]:
         out["exec_filter"] = inner_filter().hex()
     else:
         missing.append(f"no seccomp filter ({why}): a program can start processes and open sockets")
-    for line in missing:
+    if out.get("identity", {}).get("uid"):
+        for path in write:  # the program's own directories become its uid's
+            os.chown(path, SANDBOX_UID, SANDBOX_GID)
+    for line in missing if warn else ():
         if line not in _UNSAFE_WARNED:
             _UNSAFE_WARNED.add(line)
             warnings.warn(
@@ -352,6 +391,7 @@ def bwrap_command(
     seccomp_fd: int,
     data: Sequence[tuple[int, str]] = (),
     files: Sequence[tuple[str, str]] = (),
+    init: bool = False,
 ) -> list[str]:
     """The bubblewrap command line that runs ``argv`` behind the wall.
 
@@ -362,6 +402,11 @@ def bwrap_command(
         seccomp_fd: A descriptor holding the compiled filter (:func:`.seccomp.seccomp_fd`).
         data: ``(descriptor, path inside)`` files copied in read-only (the program).
         files: ``(host file, path inside)`` files bound read-only (the bootstrap script).
+        init: ``argv`` is trusted to be its pid namespace's init (the warm zygote:
+            from inside the namespace, only the signals it handles reach it). An
+            untrusted program is init only when the harness is an ordinary user (it
+            keeps the harness's uid, so bubblewrap's parent-death signal reaches it);
+            behind a root harness bubblewrap's own init is its parent (see below).
 
     Returns:
         The full command line (the descriptors must be inherited by bwrap). The child
@@ -370,7 +415,14 @@ def bwrap_command(
     """
     if privileged():
         args = ["bwrap", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
-        args += ["--unshare-cgroup-try", "--die-with-parent", "--new-session", "--as-pid-1"]
+        # No --as-pid-1 here: bubblewrap's parent runs with no capability left, so
+        # it may not signal a process of another uid, and the parent-death signal
+        # would never reach the program after its drop to 65534. bubblewrap's own
+        # init (uid 0, a different uid from the program's: the program can neither
+        # signal nor trace it) gets that signal instead, and its death kills
+        # everything in the pid namespace; that is the kernel's, not a permission.
+        args += ["--unshare-cgroup-try", "--die-with-parent", "--new-session"]
+        args += ["--as-pid-1"] if init else []
         args += ["--cap-drop", "ALL"]
         for cap in _DROP_CAPS:
             args += ["--cap-add", cap]
@@ -612,10 +664,13 @@ def describe_isolation(level: Isolation | str | None = None) -> dict[str, Any]:
         ]
     else:
         layers.append("temporary_directory")
-        layers += sorted(
-            {"landlock": "landlock_runtime_only", "exec_filter": "seccomp"}[key]
-            for key in unsafe_layers(Mounts(), [tempfile.gettempdir()])
-        )
+        planned = unsafe_layers(Mounts(), [], warn=False)
+        names = {"landlock": "landlock_runtime_only", "exec_filter": "seccomp"}
+        layers += sorted(names[key] for key in planned if key in names)
+        if "identity" in planned:
+            layers.append("no_capabilities")
+            if planned["identity"]["uid"]:
+                layers.append("unprivileged_uid")
     return {
         "isolation": str(used),
         "wall": used is not Isolation.NONE,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from closurebench.idlepool import kill_children
 from closurebench.sandbox.limits import SandboxLimits
 
 __all__ = ["TMP_PREFIX", "Spawned", "child_env", "memfd", "read_pipes", "spawn"]
@@ -113,7 +114,9 @@ class Spawned:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the child's process group (its session), then the child itself."""
+    """SIGKILL the child's children (the wall's init), its session, then the child."""
+    if proc.returncode is None:
+        kill_children(proc.pid)
     for kill in (lambda: os.killpg(proc.pid, signal.SIGKILL), proc.kill):
         with contextlib.suppress(OSError):
             kill()
@@ -208,6 +211,7 @@ def read_pipes(
     deadline: float,
     kill: Callable[[], None],
     out: Spawned,
+    gone: int | None = None,
 ) -> bool:
     """Read a child's ``stdout``, ``stderr`` and ``report`` pipes at once, with the caps.
 
@@ -222,6 +226,10 @@ def read_pipes(
         deadline: ``time.monotonic()`` past which the child is killed.
         kill: Kills the child (and everything of its sandbox).
         out: Filled in.
+        gone: A descriptor that turns readable when the wall is gone (a pidfd of
+            bubblewrap's outer process, whose death a root harness's sandbox cannot
+            see by itself): then ``kill`` at once, as at the deadline (not counted as a
+            timeout).
 
     Returns:
         Whether ``kill`` was called.
@@ -231,9 +239,11 @@ def read_pipes(
     sel = selectors.DefaultSelector()
     for fd, name in fds.items():
         sel.register(fd, selectors.EVENT_READ, name)
+    if gone is not None:
+        sel.register(gone, selectors.EVENT_READ, None)
     kill_at, killed = deadline, False
     try:
-        while sel.get_map():
+        while any(key.data is not None for key in sel.get_map().values()):
             now = time.monotonic()
             if now >= kill_at:
                 if killed:  # drained long enough: a leftover holder of a pipe is ignored
@@ -243,6 +253,12 @@ def read_pipes(
                 killed, kill_at = True, now + _DRAIN_SECONDS
                 continue
             for key, _ in sel.select(timeout=kill_at - now):
+                if key.data is None:  # the wall is gone: nothing of it may run on
+                    sel.unregister(key.fd)
+                    if not killed:
+                        kill()
+                        killed, kill_at = True, time.monotonic() + _DRAIN_SECONDS
+                    continue
                 chunk = os.read(key.fd, _CHUNK)
                 if not chunk:
                     sel.unregister(key.fd)

@@ -135,6 +135,7 @@ NAMESPACE_FLAGS |= 0x20000000 | 0x40000000
 
 _PR = {
     "PR_GET_DUMPABLE": 3,
+    "PR_SET_PDEATHSIG": 1,
     "PR_SET_DUMPABLE": 4,
     "PR_SET_NAME": 15,
     "PR_GET_NAME": 16,
@@ -182,6 +183,7 @@ STARTUP: dict[str, str] = {
     "setresuid": "dropping to the sandbox's uid",
     "capset": "clearing the capability sets",
     "prctl": "PR_CAPBSET_DROP, PR_CAP_AMBIENT (clearing capabilities), "
+    "PR_SET_PDEATHSIG (dying with bubblewrap again after the uid change), "
     "PR_SET_DUMPABLE 0 (the zygote)",
 }
 
@@ -309,7 +311,7 @@ def _build(kind: Kind) -> bytes:
         _allow(sc, flt, "ioctl", sc.Arg(1, masked, 0xFFFFFFFF, cmd))
     options = list(_PRCTL_ALLOWED)
     if kind != "inner":
-        options += ["PR_CAPBSET_DROP", "PR_CAP_AMBIENT"]
+        options += ["PR_CAPBSET_DROP", "PR_CAP_AMBIENT", "PR_SET_PDEATHSIG"]
         _allow(sc, flt, "prctl", sc.Arg(0, sc.EQ, _PR["PR_SET_DUMPABLE"]), sc.Arg(1, sc.EQ, 0))
         for name in STARTUP:
             if name != "prctl":

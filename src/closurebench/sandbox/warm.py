@@ -178,6 +178,7 @@ def _command(level: Isolation, tmpfs_bytes: int, control: int) -> tuple[list[str
             tmpfs_bytes=tmpfs_bytes,
             seccomp_fd=fd,
             files=[(BOOTSTRAP, INSIDE_BOOTSTRAP), (ZYGOTE, _INSIDE_ZYGOTE)],
+            init=True,
         )
     except BaseException:
         os.close(fd)
@@ -318,11 +319,16 @@ def _once(
         os.close(program)
     fds = {pipes[0][0]: "stdout", pipes[1][0]: "stderr", pipes[2][0]: "report"}
     deadline = started + limits.wall_seconds
+    gone = None
+    with contextlib.suppress(OSError):  # bubblewrap's end is the wall's end
+        gone = os.pidfd_open(zygote.proc.pid)
     try:
-        killed = read_pipes(fds, limits, deadline, zygote.kill, out)
+        killed = read_pipes(fds, limits, deadline, zygote.kill, out, gone)
     finally:
         for fd in fds:
             os.close(fd)
+        if gone is not None:
+            os.close(gone)
     reply = None
     if not killed:
         # The pipes closed: the child is exiting (or closed them and runs on, until the

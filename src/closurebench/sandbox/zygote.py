@@ -100,6 +100,8 @@ def _child(cfg: dict[str, Any], fds: list[int], bootstrap: Any) -> None:
     """The forked child: never returns."""
     status = 1
     try:
+        signal.set_wakeup_fd(-1)  # the zygote's waiting, not the program's
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         out, err, rep, prog = fds
         for fd, target in ((out, 1), (err, 2), (rep, _REPORT_FD)):
             if fd != target:
@@ -159,8 +161,50 @@ def _alone(pid: int) -> bool:
     return [p for p in os.listdir("/proc") if p.isdigit()] == ["1"]
 
 
+def _wait(pid: int, sock: socket.socket, wakeup: int) -> tuple[int, Any] | None:
+    """Wait for the child ``pid``, or for the harness to go away (then kill the child).
+
+    A root harness's zygote runs as another uid than bubblewrap's outer process, so the
+    kernel's parent-death signal cannot reach it: the harness's end of the control
+    socket closing is how it learns (the harness never writes during a job). SIGCHLD
+    (through ``wakeup``, :func:`signal.set_wakeup_fd`) says the child ended.
+
+    Returns:
+        ``(status, rusage)`` of the child, or ``None`` when the harness went away.
+    """
+    import select
+
+    poller = select.poll()
+    poller.register(sock, select.POLLIN)
+    poller.register(wakeup, select.POLLIN)
+    while True:
+        done, status, usage = os.wait4(pid, os.WNOHANG)
+        if done == pid:
+            return status, usage
+        for fd, _ in poller.poll():
+            if fd == wakeup:
+                with contextlib.suppress(BlockingIOError):
+                    os.read(wakeup, 512)
+                continue
+            try:  # data mid-job breaks the protocol: the same as a harness gone
+                sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                continue
+            except OSError:
+                pass
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.wait4(pid, 0)
+            return None
+
+
 def _serve(sock: socket.socket, cfg: dict[str, Any], bootstrap: Any) -> None:
     me = os.getpid()
+    wakeup_r, wakeup_w = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+    signal.set_wakeup_fd(wakeup_w, warn_on_full_buffer=False)
+    wakeup = wakeup_r
     while True:
         try:
             data, fds, _, _ = socket.recv_fds(sock, _MAX_MESSAGE, _JOB_FDS)
@@ -180,7 +224,10 @@ def _serve(sock: socket.socket, cfg: dict[str, Any], bootstrap: Any) -> None:
             _child(job, fds, bootstrap)
         for fd in fds:
             os.close(fd)
-        _, status, usage = os.wait4(pid, 0)
+        ended = _wait(pid, sock, wakeup)
+        if ended is None:  # the harness is gone: so is this zygote, and its child
+            return
+        status, usage = ended
         clean = True
         if job.get("wipe"):
             clean = _wipe(str(job["tmp"]))
