@@ -1282,7 +1282,7 @@ dir = "runs/sft-answer"
 save_steps = 200
 report_to = ["tensorboard"]   # none by default: nothing leaves the machine unless asked
 [sft]
-loss = "completion"           # or "assistant" (templates TRL can mark), "full"
+loss = "assistant"            # the model's own tokens; or "completion", "full"
 max_length = 4096             # longer rows are dropped (and counted), never cut
 ```
 
@@ -1294,12 +1294,20 @@ tokenizer). A run into a folder that holds checkpoints is refused; `--resume` co
 from the last checkpoint with the run's own `recipe.json` (another recipe is refused;
 only `--epochs` / `--max-steps` may change), appending to the same metrics log.
 
-**SFT.** Any `closurebench export sft` file (targets may be mixed). By default the loss
-covers everything after the prompt the evaluation sends: the reply, or for agent
-episodes every assistant turn with the tool results between them (`sft.loss =
-"assistant"` masks the tool results too, where the template allows it). `agent-tools`
-rows carry their `tools`, rendered by the chat template; their calls' arguments are
-passed as objects, as templates expect.
+**SFT.** Any `closurebench export sft` file (targets may be mixed). By default
+(`sft.loss = "assistant"`, as GRAIN trains) the loss covers only the tokens the model
+wrote: each assistant turn from after its header through its end-of-turn marker. The
+prompt (system, user) and every tool result (`<result>` turns, `tool` messages) are
+masked. The rows are tokenized by closurebench with the model's own chat template (each
+turn's text cut out by rendering the chat's prefixes, so any template that keeps earlier
+turns as they are works; one that rewrites them is a clear error) and handed to TRL as
+`input_ids` with their masks; `tests/train/test_train_sft.py` checks every token of every
+row. `sft.loss = "completion"` is the earlier behaviour (everything after the prompt,
+tool results included; TRL's `completion_only_loss`), `"full"` every token. In RL
+the prompt is never in the loss, and in `--mode tools` TRL's tool loop masks the tool's
+answers (its `tool_mask`; `tests/train/test_train_grpo.py` checks it on real
+rollouts). `agent-tools` rows carry their `tools`, rendered by the chat template; their
+calls' arguments are passed as objects, as templates expect.
 
 **GRPO and ARPO.** A `closurebench export grpo` file; the reward is the gated reward
 (`rho_err` if invalid, else `r_ans + lambda_inv * s_inv`). `--mode prompt` trains on the

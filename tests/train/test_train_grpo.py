@@ -208,8 +208,29 @@ def test_grpo_through_the_tool_environment(tiny_tools: Path, tmp_path: Path) -> 
     trainer, _ = build_trainer(recipe, data, reward=rec, model=model, tokenizer=tok)
     holder[0] = trainer
     assert [t.__name__ for t in trainer.tools] == ["shortest_path"]
+    loops: list[tuple[list[list[int]], list[list[int]]]] = []
+    tool_loop = trainer._tool_call_loop
+
+    def recording_loop(*args: Any, **kwargs: Any) -> Any:
+        out = tool_loop(*args, **kwargs)
+        loops.append((out[0], out[2]))  # tool_mask, completion_ids
+        return out
+
+    trainer._tool_call_loop = recording_loop
     trainer.train()
     assert trainer.state.global_step == 2 and len(rec.calls) == 2
+    # The RL loss covers only the model's tokens: TRL's loss mask is completion_mask x
+    # tool_mask, and tool_mask is 0 exactly on the tool's answers.
+    assert len(loops) == 2
+    for masks, completions in loops:
+        for mask, ids in zip(masks, completions, strict=True):
+            assert len(mask) == len(ids) and 0 in mask and mask[0] == 1
+            mine = tok.decode([t for t, m in zip(ids, mask, strict=True) if m])
+            theirs = tok.decode([t for t, m in zip(ids, mask, strict=True) if not m])
+            assert "<tool_call>" in mine and "<answer>" in mine
+            assert "Total Length" not in mine and "<tool_response>" not in mine
+            assert "Total Length" in theirs and "<tool_call>" not in theirs
+            assert "<answer>" not in theirs
     by_id = {r.id: r for r in recs}
     for call in rec.calls:
         envs = call["environments"]

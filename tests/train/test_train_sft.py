@@ -25,7 +25,7 @@ from closurebench.jsonl import canonical_json
 from closurebench.schema import ClosureInstance
 from closurebench.schema.training import SFT_TARGETS
 from closurebench.train.export import sft_records
-from closurebench.train.sft import build_sft_trainer, load_sft_recipe, read_sft_rows
+from closurebench.train.sft import build_sft_trainer, load_sft_recipe, read_sft_rows, to_trl_row
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread_module")  # a tiny model: see conftest
 runner = CliRunner()
@@ -139,34 +139,103 @@ def _masked_text(trainer: Any, i: int) -> tuple[str, str]:
     return prompt, target
 
 
+def _recipe(model: Path, out: Path, loss: str | None = None) -> Any:
+    sft: dict[str, Any] = {"max_length": 32768} | ({"loss": loss} if loss else {})
+    overrides = {"model": {"name": str(model)}, "output": {"dir": str(out)}, "sft": sft}
+    return load_sft_recipe(None, overrides=overrides)
+
+
 def test_the_loss_covers_the_reply_not_the_prompt(
     exported: dict[str, Path], tiny: Path, tiny_tools: Path, tmp_path: Path
 ) -> None:
     for target in ("answer", "agent", "agent-tools"):
         rows = read_sft_rows(exported[target])
         model = tiny_tools if target == "agent-tools" else tiny
-        recipe = load_sft_recipe(
-            None,
-            overrides={
-                "model": {"name": str(model)},
-                "output": {"dir": str(tmp_path)},
-                "sft": {"max_length": 32768},
-            },
-        )
-        trainer = build_sft_trainer(recipe, rows, progress=False)
+        trainer = build_sft_trainer(_recipe(model, tmp_path), rows, progress=False)
         prompt, learned = _masked_text(trainer, 0)
         msgs = rows[0]["messages"]
         assert msgs[1]["content"] in prompt and msgs[1]["content"] not in learned
         replies = [m for m in msgs[2:] if m["role"] == "assistant"]
+        results = [m["content"] for m in msgs[2:] if m["role"] != "assistant"]
+        assert all(r in prompt and r not in learned for r in results)
+        assert bool(results) == (target != "answer")
         if target == "answer":
             assert learned == msgs[2]["content"] + "<|im_end|>\n"
         elif target == "agent":
-            assert all(m["content"] in learned for m in replies) and len(replies) >= 2
+            assert learned == "".join(m["content"] + "<|im_end|>\n" for m in replies)
+            assert len(replies) >= 2 and all(r.startswith("<result>") for r in results)
         else:  # the tools' schemas are rendered in the prompt, the calls in the reply
-            assert '"name": "graph_tool"' in prompt
+            assert '"name": "graph_tool"' in prompt and "<tool_response>" in prompt
             calls = [c for m in replies for c in (m.get("tool_calls") or [])]
             assert calls and all(c["function"]["name"] in learned for c in calls)
             assert "<tool_call>" in learned and '"arguments": {' in learned
+            assert "<tool_response>" not in learned
+
+
+def _token_bytes(tok: Any, ids: list[int]) -> list[bytes]:
+    """Each token's own bytes (byte-level BPE: the vocabulary's characters mapped back)."""
+    from transformers.convert_slow_tokenizer import bytes_to_unicode
+
+    back = {c: b for b, c in bytes_to_unicode().items()}
+    special = set(tok.all_special_ids) | set(tok.added_tokens_decoder)
+    out = []
+    for i, piece in zip(ids, tok.convert_ids_to_tokens(ids), strict=True):
+        out.append(piece.encode() if i in special else bytes(back[c] for c in piece))
+    return out
+
+
+def _expected_labels(text: bytes) -> list[int]:
+    """1 on every byte from the end of an assistant turn's header through the end of its
+    ``<|im_end|>\n`` (ChatML, which both tiny templates render), 0 elsewhere."""
+    labels = [0] * len(text)
+    head, end = b"<|im_start|>assistant\n", b"<|im_end|>\n"
+    at = text.find(head)
+    while at >= 0:
+        start = at + len(head)
+        stop = text.index(end, start) + len(end)
+        labels[start:stop] = [1] * (stop - start)
+        at = text.find(head, stop)
+    return labels
+
+
+@pytest.mark.parametrize("target", ["agent", "agent-tools"])
+def test_the_mask_is_the_model_s_own_tokens_token_by_token(
+    exported: dict[str, Path], tiny: Path, tiny_tools: Path, tmp_path: Path, target: str
+) -> None:
+    """Every token of every row, on a real byte-level tokenizer and chat template: its
+    label is its id exactly when its bytes lie in an assistant turn (after the header,
+    through the end-of-turn), -100 on the prompt, every tool result and every header."""
+    model = tiny_tools if target == "agent-tools" else tiny
+    rows = read_sft_rows(exported[target])
+    trainer = build_sft_trainer(_recipe(model, tmp_path), rows, progress=False)
+    tok = trainer.processing_class
+    assert len(trainer.train_dataset) == len(rows)
+    for row, record in zip(trainer.train_dataset, rows, strict=True):
+        ids, labels = row["input_ids"], row["labels"]
+        pieces = _token_bytes(tok, ids)
+        tools = json.loads(record["tools"]) if record.get("tools") else None
+        messages = to_trl_row(record, "full")["messages"]
+        text = tok.apply_chat_template(messages, tools=tools, tokenize=False).encode()
+        assert b"".join(pieces) == text  # the ids are the whole render, in order
+        want = _expected_labels(text)
+        at = 0
+        for token, piece, label in zip(ids, pieces, labels, strict=True):
+            span = set(want[at : at + len(piece)])
+            assert len(span) == 1, (piece, "straddles a turn boundary")
+            assert label == (token if span == {1} else -100), (piece, label)
+            at += len(piece)
+        assert 0 < sum(want) < len(want)
+
+
+def test_the_paper_s_completion_loss_stays_reachable(
+    exported: dict[str, Path], tiny: Path, tmp_path: Path
+) -> None:
+    """``sft.loss = "completion"``: everything after the prompt, tool results included."""
+    rows = read_sft_rows(exported["agent"])
+    trainer = build_sft_trainer(_recipe(tiny, tmp_path, "completion"), rows, progress=False)
+    _, learned = _masked_text(trainer, 0)
+    results = [m["content"] for m in rows[0]["messages"][2:] if m["role"] == "user"]
+    assert results and all(r in learned for r in results)
 
 
 def test_a_trained_adapter_is_evaluated_by_closurebench_eval(tiny: Path, tmp_path: Path) -> None:

@@ -19,12 +19,16 @@ What a run does:
 3. turns each record into TRL's conversational form (:func:`to_trl_row`), the loss on
    what the assistant is to learn (``sft.loss``):
 
-   * ``completion`` (default) — a prompt-completion pair: the prompt is the turns
-     evaluation sends (system, user), the completion everything after them (the reply;
-     for agent episodes every assistant turn with the ``<result>`` / tool turns between
-     them). Works with any chat template.
-   * ``assistant`` — only the assistant turns (TRL's ``assistant_only_loss``; the chat
-     template must mark them, which TRL does for the templates it knows).
+   * ``assistant`` (default; GRAIN §4.3) — only the tokens the model wrote: every
+     assistant turn, through its end-of-turn marker; the prompt and every tool result
+     (``<result>`` turns, ``tool`` messages) are masked. The rows are tokenized here
+     (:func:`~closurebench.train.masking.assistant_token_mask`, any chat template that
+     keeps earlier turns as they are) and given to TRL as ``input_ids`` with their
+     ``assistant_masks``.
+   * ``completion`` — a prompt-completion pair (TRL's ``completion_only_loss``): the
+     prompt is the turns evaluation sends (system, user), the completion everything after
+     them, tool results of agent episodes included (this project's behaviour before the
+     ``assistant`` default; identical to it for one-reply targets).
    * ``full`` — every token.
 
    ``agent-tools`` records carry their ``tools`` (TRL renders them with the template)
@@ -44,7 +48,7 @@ What a run does:
 Example:
     >>> r = load_sft_recipe(None, overrides={"model": {"name": "m"}})
     >>> r.preset, r.lora.r, r.lora.alpha, r.optim.learning_rate, r.optim.epochs, r.sft.loss
-    ('closurebench-sft', 16, 32, 0.0002, 3.0, 'completion')
+    ('closurebench-sft', 16, 32, 0.0002, 3.0, 'assistant')
     >>> g = load_sft_recipe(None, preset_name="grain-sft", overrides={"model": {"name": "m"}})
     >>> g.lora, g.optim.gradient_accumulation, g.optim.scheduler, g.sft.max_length
     (False, 2, 'cosine', 15000)
@@ -62,6 +66,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from closurebench.errors import ConfigError, DatasetFileError
+from closurebench.train.masking import assistant_token_mask
 from closurebench.train.recipe import (
     RecipeBase,
     _Strict,
@@ -92,15 +97,15 @@ class SftSettings(_Strict):
     """The ``[sft]`` section.
 
     Attributes:
-        loss: What the loss covers: ``completion`` (everything after the prompt),
-            ``assistant`` (assistant turns only; the template must mark them) or
-            ``full`` (every token).
+        loss: What the loss covers: ``assistant`` (only the tokens the model wrote: the
+            prompt and tool results masked), ``completion`` (everything after the
+            prompt, tool results included) or ``full`` (every token).
         max_length: Longest row kept, in tokens (chat template applied); longer rows are
             dropped, never truncated.
         packing: Pack several rows into one sequence (TRL's ``packing``).
     """
 
-    loss: Literal["completion", "assistant", "full"] = "completion"
+    loss: Literal["assistant", "completion", "full"] = "assistant"
     max_length: int = Field(2048, ge=8)
     packing: bool = False
 
@@ -207,12 +212,31 @@ def to_trl_row(record: Mapping[str, Any], loss: str = "completion") -> dict[str,
 
 
 def _tokens(tokenizer: Any, row: Mapping[str, Any]) -> int:
+    if "input_ids" in row:
+        return len(row["input_ids"])
     messages = list(row.get("messages") or [*row["prompt"], *row["completion"]])
     tools = json.loads(row["tools"]) if row.get("tools") else None
     ids = tokenizer.apply_chat_template(messages, tools=tools, tokenize=True)
     if isinstance(ids, Mapping):
         ids = ids["input_ids"]
     return len(ids)
+
+
+def tokenize_assistant_loss(tokenizer: Any, row: Mapping[str, Any]) -> dict[str, list[int]]:
+    """A ``{"messages"}`` row as TRL's pre-tokenized form, the loss on the model's tokens.
+
+    Returns:
+        ``{"input_ids", "assistant_masks"}`` (1 on the assistant turns' tokens).
+
+    Raises:
+        ConfigError: the chat template rewrites earlier turns (see
+            :func:`~closurebench.train.masking.assistant_segments`).
+    """
+    tools = json.loads(row["tools"]) if row.get("tools") else None
+    ids, mask = assistant_token_mask(tokenizer, row["messages"], tools)
+    if 1 not in mask:
+        raise ConfigError("an SFT row has no assistant token to learn")
+    return {"input_ids": ids, "assistant_masks": mask}
 
 
 def _fit(rows: list[dict[str, Any]], tokenizer: Any, limit: int) -> tuple[list[dict], int]:
@@ -252,7 +276,7 @@ def _sft_config(recipe: SftRecipe, progress: bool) -> Any:
         "max_length": s.max_length,
         "packing": s.packing,
         "completion_only_loss": s.loss == "completion",
-        "assistant_only_loss": s.loss == "assistant",
+        "assistant_only_loss": False,  # ``assistant``: masks computed here, any template
         "dataset_num_proc": None,
     }
     if o.save_steps:
@@ -283,7 +307,7 @@ def build_sft_trainer(
 
     Raises:
         ConfigError: the model cannot be loaded; ``sft.loss = "assistant"`` with a chat
-            template that cannot mark assistant turns; no row fits.
+            template that rewrites earlier turns; no row fits.
     """
     import os
 
@@ -304,30 +328,23 @@ def build_sft_trainer(
             "use an instruct/chat model or set tokenizer.chat_template"
         )
     rows = [to_trl_row(r, recipe.sft.loss) for r in records]
-    if any("tools" in r for r in rows):
+    if recipe.sft.loss == "assistant":
+        rows = [tokenize_assistant_loss(tokenizer, r) for r in rows]
+    elif any("tools" in r for r in rows):
         rows = [{**r, "tools": r.get("tools")} for r in rows]  # one column for all rows
     rows, dropped = _fit(rows, tokenizer, recipe.sft.max_length)
     if dropped:
         say(f"dropped {dropped} row(s) longer than sft.max_length={recipe.sft.max_length}")
     peft_config = lora_config(recipe)
     datasets = importlib.import_module("datasets")
-    try:
-        return SFTTrainer(
-            model=model,
-            args=_sft_config(recipe, progress),
-            train_dataset=datasets.Dataset.from_list(rows),
-            processing_class=tokenizer,
-            peft_config=peft_config,
-            callbacks=[jsonl_metrics(Path(recipe.output.dir) / "metrics.jsonl")],
-        )
-    except ValueError as exc:
-        if recipe.sft.loss == "assistant" and "template" in str(exc).lower():
-            raise ConfigError(
-                f"model {recipe.model.name!r}: sft.loss = 'assistant' needs a chat template "
-                "that marks assistant turns, and TRL has no training template for this "
-                "one; use sft.loss = 'completion'"
-            ) from None
-        raise
+    return SFTTrainer(
+        model=model,
+        args=_sft_config(recipe, progress),
+        train_dataset=datasets.Dataset.from_list(rows),
+        processing_class=tokenizer,
+        peft_config=peft_config,
+        callbacks=[jsonl_metrics(Path(recipe.output.dir) / "metrics.jsonl")],
+    )
 
 
 def train_sft(
