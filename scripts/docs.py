@@ -1523,9 +1523,13 @@ closurebench memorisation --table6 answer=DIR_A --table6 ein=DIR_E \\
   task) as many instances as the seen file has (`--fresh-count` spreads another total in
   proportion), generated with the seen file's split, node-count and density ranges,
   encodings, answer hints and query wording, dropping any instance whose structure or
-  question the seen file holds. **re-worded**: `closurebench reword`'s own re-wording
-  (same ids, graphs, anchors and answers; new labels, frame, style and edge order).
-  A GRIT file has no re-worded set (it already holds every graph in its 8 views).
+  question the seen file holds; their ids take `fresh<seed>-` first, so no fresh id is a
+  seen id. **re-worded**: `closurebench reword`'s own re-wording (same ids, graphs,
+  anchors and answers; new labels, frame, style and edge order). GRIT: each view in its
+  own form and naming scheme with new names and wording (same ids, graphs and answers
+  re-derived for the view); the standard form with canonical names reads the same under
+  every surface, so those views are left out (the probe's `reworded_note` says so, and
+  its seen − re-worded gap compares sets of different view mixes).
 - Every evaluation is a run of the `closurebench eval` harness in its own folder, so the
   same command resumes an interrupted probe; the seen file is evaluated once per
   checkpoint, each fresh and re-worded set once per seed.

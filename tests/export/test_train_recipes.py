@@ -55,7 +55,7 @@ def test_the_documented_recipe_validates() -> None:
     data = tomllib.loads(block.group(1))
     assert data["preset"] == "closurebench-sft"
     merged = load_recipe(None, SftRecipe, "sft", preset_name=data.pop("preset"), overrides=data)
-    assert merged.sft.loss == "completion" and merged.output.report_to == ["tensorboard"]
+    assert merged.sft.loss == "assistant" and merged.output.report_to == ["tensorboard"]
 
 
 def test_missing_extra_is_one_line() -> None:

@@ -177,8 +177,10 @@ def test_the_files_are_written_and_the_record_fits_its_schema(
 def test_the_reworded_set_keeps_the_structures_and_changes_the_wording(
     seen_records: list[ClosureInstance],
 ) -> None:
-    new = reworded_records(seen_records, 42)
-    assert new is not None and len(new) == len(seen_records)
+    got = reworded_records(seen_records, 42)
+    assert got is not None and len(got) == len(seen_records)
+    new = [r for r in got if isinstance(r, ClosureInstance)]
+    assert len(new) == len(got)
     for old, again in zip(seen_records, new, strict=True):
         assert again.id == old.id and again.answer_ids == old.answer_ids
         assert again.structure_key == old.structure_key
@@ -198,6 +200,10 @@ def test_the_fresh_set_shares_no_structure_and_follows_the_distribution(
     assert {r.structure_key for r in fresh}.isdisjoint({r.structure_key for r in seen_records})
     assert {r.question for r in fresh}.isdisjoint({r.question for r in seen_records})
     assert {r.structural_seed for r in fresh}.isdisjoint({r.structural_seed for r in seen_records})
+    seen_ids = {r.id for r in seen_records}
+    assert {r.id for r in fresh}.isdisjoint(seen_ids)  # the generator numbers from 0 too
+    assert all(r.id == f"fresh42-{r.id.removeprefix('fresh42-')}" for r in fresh)
+    assert {r.id.removeprefix("fresh42-") for r in fresh} & seen_ids  # would have collided
     assert Counter(r.category for r in fresh) == Counter(r.category for r in seen_records)
     assert [r.category for r in fresh] == [r.category for r in seen_records]
     assert {r.level for r in fresh} == {r.level for r in seen_records}
@@ -363,7 +369,7 @@ def test_local_checkpoints_must_hold_a_model_and_weights(tmp_path: Path) -> None
     assert labels == ["base", f"{tmp_path.name}/checkpoint-3", "b/checkpoint-3"]
 
 
-def test_a_grit_probe_has_fresh_graphs_and_no_reworded_set(tmp_path: Path) -> None:
+def test_a_grit_probe_has_fresh_graphs_and_reworded_views(tmp_path: Path) -> None:
     from closurebench.generate.grit import GritConfig, write_split
 
     path, *_ = write_split(
@@ -374,9 +380,20 @@ def test_a_grit_probe_has_fresh_graphs_and_no_reworded_set(tmp_path: Path) -> No
     )
     seen, sets = build_sets(path, (42,), tmp_path / "probe")
     records = seen.records
-    assert [s.key for s in sets] == ["fresh-42"]
-    fresh = sets[0].records
+    assert [s.key for s in sets] == ["fresh-42", "reworded-42"]
+    fresh, reworded = sets[0].records, sets[1].records
     assert len(fresh) == len(records)
+    assert {r.id for r in fresh}.isdisjoint({r.id for r in records})  # never a seen id
+    assert {r.graph_id for r in fresh}.isdisjoint({r.graph_id for r in records})  # type: ignore[union-attr]
+    # re-worded: every view but standard/canonical (one text whatever the surface), its
+    # record's id, graph, form, naming and answer-relevant structure; new words
+    by_id = {r.id: r for r in records}
+    kept = [r for r in records if r.view != "standard/canonical"]  # type: ignore[union-attr]
+    assert [r.id for r in reworded] == [r.id for r in kept]
+    for new in reworded:
+        old = by_id[new.id]
+        assert new.structure_key == old.structure_key and new.view == old.view  # type: ignore[union-attr]
+        assert new.question != old.question and new.graph == old.graph
     assert Counter(r.task for r in fresh) == Counter(r.task for r in records)  # type: ignore[union-attr]
     assert {r.structure_key for r in fresh}.isdisjoint({r.structure_key for r in records})
     assert {r.view for r in fresh} == {r.view for r in records}  # type: ignore[union-attr]
@@ -391,5 +408,5 @@ def test_a_grit_probe_has_fresh_graphs_and_no_reworded_set(tmp_path: Path) -> No
         seeds=(42,), mode="direct", provider="scripted",
     )  # fmt: skip
     assert probe.suite == "grit" and probe.reworded_note is not None
-    assert [g.name for g in probe.checkpoints[0].gaps] == ["seen-fresh"]
+    assert [g.name for g in probe.checkpoints[0].gaps] == ["seen-fresh", "seen-reworded"]
     assert isinstance(seen, ProbeSet)

@@ -16,8 +16,13 @@ three sets:
 * **reworded**: the seen structures asked again in new words
   (:func:`~closurebench.generate.reword.reword_records` with the surface seed
   ``derive_seed(seed, "memorisation", "reworded")``): same graphs, anchors and answers,
-  new labels, frame, style and edge order. ClosureBench only: a GRIT file already holds
-  every graph in its 8 surface views, and re-wording refuses it.
+  new labels, frame, style and edge order. GRIT: each view in its own form and naming
+  scheme with new names and wording
+  (:func:`~closurebench.generate.reword.reword_grit_records`), ids kept; the standard
+  form with canonical names reads the same under every surface and is left out.
+
+Fresh records take ``fresh<seed>-`` before their ids (the generator numbers a split
+from 0, so they would otherwise carry seen ids).
 
 ``seen − fresh`` is what the model memorised (wording and structure); ``seen −
 reworded`` what it memorised of the wording alone. Each probe seed (default 42, 137,
@@ -87,10 +92,11 @@ __all__ = [
 #: The probe seeds when none are given.
 DEFAULT_SEEDS: tuple[int, ...] = (42, 137, 256)
 
-#: Why a GRIT probe has no re-worded set.
+#: What a GRIT probe's re-worded set leaves out (and why a file of only those has none).
 GRIT_REWORD_NOTE = (
-    "a GRIT file has no re-worded set: re-wording re-renders ClosureBench questions, and a "
-    "GRIT file already holds every graph in its 8 surface views"
+    "a GRIT re-worded set keeps each view's form and naming scheme with new names and "
+    "wording; the standard form with canonical names reads the same under every surface, "
+    "so those views are not in it"
 )
 
 #: Files that make a folder a loadable model: a full model or a LoRA adapter.
@@ -439,24 +445,50 @@ def fresh_records(
     total = len(seen) if count is None else count
     if isinstance(total, bool) or total < 1:
         raise ConfigError(f"--fresh-count {count!r} must be at least 1")
-    if suite == "closure":
-        return list(
-            _closure_fresh([r for r in seen if isinstance(r, ClosureInstance)], seed, total)
-        )
-    return list(_grit_fresh([r for r in seen if isinstance(r, GritInstance)], seed, total))
+    drawn: list[AnyInstance] = list(
+        _closure_fresh([r for r in seen if isinstance(r, ClosureInstance)], seed, total)
+        if suite == "closure"
+        else _grit_fresh([r for r in seen if isinstance(r, GritInstance)], seed, total)
+    )
+    return _fresh_ids(drawn, seed, {r.id for r in seen})
 
 
-def reworded_records(seen: Sequence[AnyInstance], seed: int) -> list[ClosureInstance] | None:
-    """The re-worded set of probe seed ``seed``; None for GRIT (:data:`GRIT_REWORD_NOTE`).
+def _fresh_ids(drawn: list[AnyInstance], seed: int, seen_ids: set[str]) -> list[AnyInstance]:
+    """The generator numbers a split's records from 0, so a fresh record would carry a seen
+    record's id: each gets ``fresh<seed>-`` before its id (GRIT: its graph id too)."""
+    out: list[AnyInstance] = []
+    for r in drawn:
+        data = r.to_json()
+        data["id"] = f"fresh{seed}-{r.id}"
+        if isinstance(r, GritInstance):
+            data["graph_id"] = f"fresh{seed}-{r.graph_id}"
+        new = type(r).model_validate(data)
+        if new.id in seen_ids:  # only a seen file of fresh records could hold it
+            raise ConfigError(
+                f"--seen holds {new.id!r}, the id a fresh record takes; probe the original "
+                "training file, not a probe set"
+            )
+        out.append(new)
+    return out
+
+
+def reworded_records(seen: Sequence[AnyInstance], seed: int) -> list[AnyInstance] | None:
+    """The re-worded set of probe seed ``seed`` (None: no seen record has other words).
+
+    ClosureBench: every record re-worded. GRIT: every record in its own form and naming
+    scheme with new names and wording; the views that read the same under any surface
+    (the standard form with canonical names) are not in it (:data:`GRIT_REWORD_NOTE`).
 
     Raises:
         VerificationError: when a seen record's answer does not follow from its structure.
     """
-    from closurebench.generate.reword import reword_records
+    from closurebench.generate.reword import reword_grit_records, reword_records
 
-    if _one_suite(seen, "file") != "closure":
-        return None
-    return reword_records(seen, set_seed(seed, "reworded"))
+    surface = set_seed(seed, "reworded")
+    if _one_suite(seen, "file") == "closure":
+        return list(reword_records(seen, surface))
+    grit, _skipped = reword_grit_records([r for r in seen if isinstance(r, GritInstance)], surface)
+    return list(grit) or None
 
 
 def _set_identity(
@@ -468,6 +500,9 @@ def _set_identity(
         "derived_seed": set_seed(seed, name),
         "seen_sha256": seen_sha,
         "fresh_count": count if name == "fresh" else None,
+        # 2: fresh ids prefixed, GRIT re-worded sets (a set drawn by the rule before is
+        # drawn again, not read back)
+        "rule": 2,
     }
 
 
@@ -555,8 +590,8 @@ def build_sets(
         raise ConfigError(f"--seeds: {repeated[0]} is given twice; give each seed once")
     path = Path(seen_path)
     records = load_instances(path)
-    suite = _one_suite(records, str(path))
-    names: tuple[ProbeSetName, ...] = ("fresh", "reworded") if suite == "closure" else ("fresh",)
+    _one_suite(records, str(path))
+    names: tuple[ProbeSetName, ...] = ("fresh", "reworded")
     seen = ProbeSet("seen", None, path, tuple(records))
     seen_sha = seen.sha256()
     layout = ProbeLayout(Path(out))

@@ -48,7 +48,15 @@ from closurebench.surface.closure import ReadError, certify, read_wording, rende
 from closurebench.tasks.closure import CLOSURE_TASKS
 from closurebench.tasks.closure.base import verify
 
-__all__ = ["REDRAWS", "reword_file", "reword_record", "reword_records"]
+__all__ = [
+    "GRIT_REDRAWS",
+    "REDRAWS",
+    "grit_view",
+    "reword_file",
+    "reword_grit_records",
+    "reword_record",
+    "reword_records",
+]
 
 #: Surface draws per record before giving up (only a degenerate record gets near it).
 REDRAWS = 100
@@ -125,6 +133,120 @@ def reword_record(
         version=__version__,
     )
     return ClosureInstance.model_validate(clean(data))
+
+
+def grit_view(
+    record: GritInstance,
+    seed: int,
+    *,
+    form: str | None = None,
+    naming: str | None = None,
+    keep_id: bool = False,
+) -> GritInstance:
+    """``record``'s structure in a new view: names and wording drawn from ``seed``.
+
+    The form (standard / realistic) and naming scheme (canonical, random, semantic,
+    mixed) are drawn from ``seed`` too unless given. The view is rendered in the record's
+    scenario and certified by the reader; the answer is the record's own where the task
+    is view-invariant, else re-derived for the view (names, BFS neighbour order) from a
+    fresh polynomial solve.
+
+    Args:
+        record: A GRIT instance.
+        seed: The view's seed.
+        form: Keep this form (default: drawn).
+        naming: Keep this naming scheme (default: drawn).
+        keep_id: Keep ``record.id`` (a re-worded probe pairs each view with its record);
+            else the id names the graph, form, naming and surface seed.
+
+    Raises:
+        VerificationError: the reader does not read the view back (certify).
+    """
+    from closurebench.structures.grit import GritStructure
+    from closurebench.surface.grit import certify as certify_grit
+    from closurebench.surface.grit.naming import NAMINGS
+    from closurebench.surface.grit.render import FORMS, render
+    from closurebench.tasks.grit import GRIT_TASKS
+    from closurebench.tasks.grit.base import Solved
+
+    task = GRIT_TASKS[record.task]
+    s = GritStructure.from_record(record)
+    pick = rng(derive_seed(seed, "pick"))
+    drawn_form = FORMS[int(pick.integers(len(FORMS)))]
+    drawn_naming = NAMINGS[int(pick.integers(len(NAMINGS)))]
+    form, naming = form or drawn_form, naming or drawn_naming
+    surface = derive_seed(seed, "surface")
+    view = render(s, record.scenario, form, naming, rng(surface))
+    certify_grit(s, view)
+    solved = (
+        Solved(record.answer, record.solution, record.certificate)
+        if task.view_invariant
+        else task.solve(s)
+    )
+    where = f"{record.id} re-viewed as {view.view}"
+    answer, solution = task.for_view(s, solved, view, where=where)
+    data = record.to_json()
+    data.update(
+        id=record.id if keep_id else f"{record.graph_id}-{form}-{naming}-s{surface % 10**8}",
+        view=view.view,
+        form=form,
+        naming=naming,
+        scenario=view.scenario,
+        question=view.question,
+        answer=answer,
+        solution=solution,
+        names=list(view.names),
+        aliases=dict(view.aliases),
+        seed={"structure": record.seed.structure, "surface": surface},
+        version=__version__,
+    )
+    return GritInstance.model_validate(clean(data))
+
+
+#: Surface draws per GRIT record before its view is taken as surface-free (the standard
+#: form with canonical names renders one text whatever the seed).
+GRIT_REDRAWS = 4
+
+
+def reword_grit_records(
+    records: Iterable[GritInstance], surface_seed: int
+) -> tuple[list[GritInstance], int]:
+    """Each GRIT record in its own form and naming scheme, with new names and wording.
+
+    The record's id is kept (the re-worded view pairs with it); a record whose view reads
+    the same under every surface (``GRIT_REDRAWS`` draws gave its own question or one
+    already taken) is left out.
+
+    Returns:
+        The re-worded records (in order) and how many were left out.
+
+    Example:
+        >>> from closurebench.generate.grit import GritConfig, generate_records
+        >>> cfg = GritConfig(split="train", count=1, n_max=5, tasks=("shortest_path",))
+        >>> old, _ = generate_records(cfg)
+        >>> new, skipped = reword_grit_records(old, surface_seed=7)
+        >>> len(new) + skipped == len(old), skipped
+        (True, 1)
+        >>> all(a.id == b.id and a.question != b.question for a, b in
+        ...     zip([r for r in old if r.view != "standard/canonical"], new))
+        True
+    """
+    taken: set[str] = set()
+    out: list[GritInstance] = []
+    skipped = 0
+    for record in records:
+        taken.add(record.question)
+    for record in records:
+        for redraw in range(GRIT_REDRAWS):
+            seed = derive_seed(surface_seed, "reword", record.id, redraw)
+            new = grit_view(record, seed, form=record.form, naming=record.naming, keep_id=True)
+            if new.question not in taken:
+                taken.add(new.question)
+                out.append(new)
+                break
+        else:
+            skipped += 1
+    return out, skipped
 
 
 def reword_records(

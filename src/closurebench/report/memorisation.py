@@ -272,7 +272,6 @@ def score_probe(
                 gaps=gaps,
             )
         )
-    has_reworded = any(s.name == "reworded" for s in sets)
     return MemorisationProbe(
         version=__version__,
         suite=suite,
@@ -282,7 +281,7 @@ def score_probe(
         confidence=CONFIDENCE,
         seen=_set_file(seen, root),
         sets=[_set_file(s, root) for s in sets],
-        reworded_note=None if has_reworded else GRIT_REWORD_NOTE,
+        reworded_note=GRIT_REWORD_NOTE if suite == "grit" else None,
         checkpoints=scored,
     )
 

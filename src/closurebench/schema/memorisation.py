@@ -213,8 +213,8 @@ class MemorisationProbe(_Probe):
     sets: list[ProbeSetFile]
     """The generated sets: for each seed, ``fresh`` then ``reworded``."""
     reworded_note: str | None
-    """Why the probe has no ``reworded`` set, when it has none (a GRIT file: re-wording
-    re-renders ClosureBench questions; a GRIT file holds every graph in 8 views)."""
+    """What a GRIT probe's ``reworded`` sets leave out (the standard form with canonical
+    names reads the same under every surface); ``None`` for ClosureBench."""
     checkpoints: list[CheckpointScores]
     """The base model first, then the checkpoints in the given order."""
 

@@ -59,10 +59,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from closurebench.errors import ConfigError
-from closurebench.jsonl import canonical_json, clean
+from closurebench.generate.reword import grit_view
+from closurebench.jsonl import canonical_json
 from closurebench.schema import ClosureInstance, GritInstance
 from closurebench.schema.training import instance_from_ground_truth
-from closurebench.seeding import derive_seed, rng
+from closurebench.seeding import derive_seed
 
 __all__ = [
     "GraphToolEnvironment",
@@ -76,51 +77,6 @@ __all__ = [
 AnyInstance = ClosureInstance | GritInstance
 
 _SECTION = re.compile(r"\n\s*(Returns|Example|Examples|Raises):\s*\n")
-
-
-def _grit_view(record: GritInstance, seed: int) -> GritInstance:
-    """``record``'s structure in a new view (form, naming and surface drawn from ``seed``)."""
-    from closurebench import __version__
-    from closurebench.structures.grit import GritStructure
-    from closurebench.surface.grit import certify
-    from closurebench.surface.grit.naming import NAMINGS
-    from closurebench.surface.grit.render import FORMS, render
-    from closurebench.tasks.grit import GRIT_TASKS
-    from closurebench.tasks.grit.base import Solved
-
-    task = GRIT_TASKS[record.task]
-    s = GritStructure.from_record(record)
-    pick = rng(derive_seed(seed, "pick"))
-    form = FORMS[int(pick.integers(len(FORMS)))]
-    naming = NAMINGS[int(pick.integers(len(NAMINGS)))]
-    surface = derive_seed(seed, "surface")
-    view = render(s, record.scenario, form, naming, rng(surface))
-    certify(s, view)
-    # the view-independent result is the record's own; tasks whose answer is a name (BFS,
-    # centrality) re-derive it for the view, from a fresh (polynomial) solve
-    solved = (
-        Solved(record.answer, record.solution, record.certificate)
-        if task.view_invariant
-        else task.solve(s)
-    )
-    where = f"{record.id} re-viewed as {view.view}"
-    answer, solution = task.for_view(s, solved, view, where=where)
-    data = record.to_json()
-    data.update(
-        id=f"{record.graph_id}-{form}-{naming}-s{surface % 10**8}",
-        view=view.view,
-        form=form,
-        naming=naming,
-        scenario=view.scenario,
-        question=view.question,
-        answer=answer,
-        solution=solution,
-        names=list(view.names),
-        aliases=dict(view.aliases),
-        seed={"structure": record.seed.structure, "surface": surface},
-        version=__version__,
-    )
-    return GritInstance.model_validate(clean(data))
 
 
 def perturb_view(record: AnyInstance, seed: int) -> AnyInstance:
@@ -144,7 +100,7 @@ def perturb_view(record: AnyInstance, seed: int) -> AnyInstance:
         True
     """
     if isinstance(record, GritInstance):
-        return _grit_view(record, seed)
+        return grit_view(record, seed)
     from closurebench.generate.reword import reword_record
 
     return reword_record(record, seed)
