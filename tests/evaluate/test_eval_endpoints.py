@@ -517,3 +517,50 @@ def test_memorisation_spreads_over_several_servers(data: Any, tmp_path: Path) ->
         sent = len(a.chat_requests), len(b.chat_requests)
     assert res.exit_code == 0, res.output
     assert min(sent) > 0
+
+
+def test_memorisation_takes_eval_s_generation_options(data: Any, tmp_path: Path) -> None:
+    """The provider and generation flags are one definition for both commands: the
+    sampling and server options given to memorisation reach the server as eval sends them."""
+    path, _ = data
+    with FakeOpenAIServer() as server:
+        server.script(default="no idea")
+        args = [
+            "memorisation", "--model", "fake-model", "--seen", str(path), "--out",
+            str(tmp_path / "probe"), "--base-url", server.base_url, "--seeds", "1",
+            "--fresh-count", "2", "--no-progress", "--top-p", "0.5", "--request-seed", "7",
+            "--extra-body", '{"chat_template_kwargs": {"enable_thinking": false}}',
+            "--backoff", "0.1", "--backoff-max", "1",
+        ]  # fmt: skip
+        res = CliRunner().invoke(app, args)
+        bodies = [r.body for r in server.chat_requests]
+    assert res.exit_code == 0, res.output
+    assert bodies and all(b["top_p"] == 0.5 and b["seed"] == 7 for b in bodies)
+    assert all(b["chat_template_kwargs"] == {"enable_thinking": False} for b in bodies)
+
+
+def test_eval_and_memorisation_declare_the_same_provider_flags() -> None:
+    import click
+    import typer.main
+
+    from closurebench.cli import provider_flags
+
+    def options(name: str) -> dict[str, tuple[Any, ...]]:
+        group = typer.main.get_command(app)
+        click_cmd = group.get_command(click.Context(group), name)  # type: ignore[attr-defined,arg-type]
+        assert click_cmd is not None
+        return {
+            p.name: (tuple(p.opts), p.help, p.default) for p in click_cmd.params if p.name in shared
+        }
+
+    flags = {n for n in dir(provider_flags) if n.endswith("Flag")}
+    shared = {
+        "provider", "provider_arg", "device", "base_url", "api_key_env", "script",
+        "concurrency", "workers", "timeout", "retries", "temperature", "max_tokens",
+        "max_completion_tokens", "top_p", "extra_body", "request_seed", "backoff",
+        "backoff_max",
+    }  # fmt: skip
+    ev, mem = options("eval"), options("memorisation")
+    assert len(flags) == len(shared)  # one alias per shared flag
+    assert set(ev) == set(mem) == shared
+    assert ev == mem

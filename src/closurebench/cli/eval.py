@@ -117,10 +117,29 @@ from closurebench.cli import (
     exit_code_for,
     report_error,
 )
+from closurebench.cli.provider_flags import (
+    ApiKeyEnvFlag,
+    BackoffFlag,
+    BackoffMaxFlag,
+    BaseUrlFlag,
+    ConcurrencyFlag,
+    DeviceFlag,
+    ExtraBodyFlag,
+    MaxCompletionTokensFlag,
+    MaxTokensFlag,
+    ProviderArgFlag,
+    ProviderFlag,
+    RequestSeedFlag,
+    RetriesFlag,
+    ScriptFlag,
+    TemperatureFlag,
+    TimeoutFlag,
+    TopPFlag,
+    WorkersFlag,
+)
 from closurebench.errors import ConfigError, shorten
 from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
-from closurebench.evaluate.providers import providers_help
 from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS, parse_extra_body
 from closurebench.schema.summary import RunSummary
 
@@ -227,84 +246,21 @@ def eval_cmd(
             help=f"Evaluation mode: {modes_help()}.",
         ),
     ] = "direct",
-    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "auto",
-    provider_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--provider-arg",
-            metavar="KEY=VALUE",
-            help="An option of the provider's own (repeatable); the keys each provider "
-            "takes are listed under --provider, any other is refused.",
-        ),
-    ] = None,
-    device: Annotated[
-        str | None,
-        typer.Option(
-            "--device", help="transformers provider: torch device (default: cuda if any)."
-        ),
-    ] = None,
-    base_url: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--base-url",
-            metavar="<url>",
-            help="API root, e.g. http://127.0.0.1:8000/v1. Repeat it to spread the requests "
-            "over several servers of the same model (least in flight first; a server that "
-            "fails is marked down, said on stderr, and its requests go to the others; "
-            "summary.json counts each under endpoints).",
-        ),
-    ] = None,
-    api_key_env: Annotated[
-        str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
-    ] = "OPENAI_API_KEY",
-    script: Annotated[
-        Path | None, typer.Option("--script", help="Replies for --provider scripted (JSON).")
-    ] = None,
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
-    workers: Annotated[
-        int,
-        typer.Option(
-            help="openai provider: send requests from N worker processes (0: in this "
-            "process). Helps only when the client's CPU time limits throughput.",
-        ),
-    ] = 0,
-    timeout: Annotated[float, typer.Option(help="Per-request timeout in seconds.")] = 120.0,
-    retries: Annotated[int, typer.Option(help="Retries of a retryable failure.")] = 4,
-    temperature: Annotated[
-        str,
-        typer.Option(
-            help="Sampling temperature (default 0: greedy, as the papers decode); 'server' "
-            "sends none (the server's default; OpenAI reasoning models take no other).",
-        ),
-    ] = "0",
-    max_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-tokens",
-            help=f"Max generated tokens, sent as max_tokens (default {DEFAULT_MAX_TOKENS} "
-            "unless --max-completion-tokens is given).",
-        ),
-    ] = None,
-    max_completion_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-completion-tokens",
-            help="Max generated tokens, reasoning included, sent as max_completion_tokens "
-            "(what OpenAI reasoning models take instead of --max-tokens).",
-        ),
-    ] = None,
-    top_p: Annotated[float | None, typer.Option("--top-p", help="Nucleus sampling mass.")] = None,
-    extra_body: Annotated[
-        str | None,
-        typer.Option(
-            "--extra-body",
-            help="Server-specific request fields as a JSON object (or @FILE.json), sent with "
-            'every request, e.g. \'{"chat_template_kwargs": {"enable_thinking": false}}\' '
-            '(vLLM, SGLang) or \'{"reasoning_effort": "low"}\'; recorded in run.json '
-            "and part of the run's identity (the transformers provider takes "
-            "chat_template_kwargs only).",
-        ),
-    ] = None,
+    provider: ProviderFlag = "auto",
+    provider_arg: ProviderArgFlag = None,
+    device: DeviceFlag = None,
+    base_url: BaseUrlFlag = None,
+    api_key_env: ApiKeyEnvFlag = "OPENAI_API_KEY",
+    script: ScriptFlag = None,
+    concurrency: ConcurrencyFlag = 8,
+    workers: WorkersFlag = 0,
+    timeout: TimeoutFlag = 120.0,
+    retries: RetriesFlag = 4,
+    temperature: TemperatureFlag = "0",
+    max_tokens: MaxTokensFlag = None,
+    max_completion_tokens: MaxCompletionTokensFlag = None,
+    top_p: TopPFlag = None,
+    extra_body: ExtraBodyFlag = None,
     seed: Annotated[int, typer.Option(help="Seed of --sample and of the retry jitter.")] = 0,
     samples: Annotated[
         int,
@@ -317,15 +273,7 @@ def eval_cmd(
             "over samples to OUT/samples.json and OUT/report; use a --temperature above 0.",
         ),
     ] = 1,
-    request_seed: Annotated[
-        int | None,
-        typer.Option(
-            "--request-seed",
-            help="Sampling seed sent with every request (servers that honour it, e.g. "
-            "vLLM, repeat their sampling); with --samples, sample k sends S+k-1. Default: "
-            "none sent.",
-        ),
-    ] = None,
+    request_seed: RequestSeedFlag = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N.")] = None,
     sample: Annotated[
         int | None, typer.Option(help="Evaluate K instances, stratified by category/task.")
@@ -334,15 +282,8 @@ def eval_cmd(
         str | None, typer.Option(help="Comma-separated ClosureBench categories to keep.")
     ] = None,
     tasks: Annotated[str | None, typer.Option(help="Comma-separated GRIT tasks to keep.")] = None,
-    backoff: Annotated[float, typer.Option(help="First retry delay in seconds.")] = 1.0,
-    backoff_max: Annotated[
-        float,
-        typer.Option(
-            "--backoff-max",
-            help="Longest wait before a retry, in seconds; a server's longer Retry-After "
-            "is cut to it.",
-        ),
-    ] = 60.0,
+    backoff: BackoffFlag = 1.0,
+    backoff_max: BackoffMaxFlag = 60.0,
     max_consecutive_failures: Annotated[
         int,
         typer.Option(

@@ -7,11 +7,16 @@
         [--provider auto|openai|transformers|scripted] [--provider-arg KEY=VALUE]...
         [--mode direct|cot|program-ein|...]
         [--base-url URL]... [--api-key-env VAR] [--device cuda:0] [--script FILE]
-        [--concurrency 8] [--timeout 120] [--retries 4] [--temperature 0]
-        [--max-tokens N | --max-completion-tokens N] [--sandbox bwrap | --unsafe-no-sandbox]
+        [--concurrency 8] [--workers N] [--timeout 120] [--retries 4] [--backoff S]
+        [--backoff-max S] [--temperature 0] [--top-p P] [--request-seed S]
+        [--max-tokens N | --max-completion-tokens N] [--extra-body JSON]
+        [--sandbox bwrap | --unsafe-no-sandbox]
         [--ein-card ours|paper] [--no-progress]
     closurebench memorisation --table6 answer=DIR_A --table6 ein=DIR_E --table6 python=DIR_P
         --out DIR
+
+The provider and generation options are ``closurebench eval``'s own
+(:mod:`closurebench.cli.provider_flags`: one definition for both commands).
 
 The first form evaluates the base model ``--model`` and then each ``--checkpoints``
 folder (repeat the option; in the given order; a local model folder or a LoRA adapter
@@ -47,10 +52,28 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from closurebench.cli import EXIT_INCOMPLETE
+from closurebench.cli.provider_flags import (
+    ApiKeyEnvFlag,
+    BackoffFlag,
+    BackoffMaxFlag,
+    BaseUrlFlag,
+    ConcurrencyFlag,
+    DeviceFlag,
+    ExtraBodyFlag,
+    MaxCompletionTokensFlag,
+    MaxTokensFlag,
+    ProviderArgFlag,
+    ProviderFlag,
+    RequestSeedFlag,
+    RetriesFlag,
+    ScriptFlag,
+    TemperatureFlag,
+    TimeoutFlag,
+    TopPFlag,
+    WorkersFlag,
+)
 from closurebench.errors import ConfigError
 from closurebench.evaluate.mode_names import modes_help
-from closurebench.evaluate.providers import providers_help
-from closurebench.evaluate.providers.base import DEFAULT_MAX_TOKENS
 
 if TYPE_CHECKING:
     from closurebench.evaluate.memorisation import Checkpoint
@@ -119,48 +142,24 @@ def memorisation_cmd(
     mode: Annotated[
         str, typer.Option("--mode", help=f"Evaluation mode: {modes_help()}.")
     ] = "direct",
-    provider: Annotated[str, typer.Option("--provider", help=providers_help())] = "auto",
-    provider_arg: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--provider-arg",
-            metavar="KEY=VALUE",
-            help="An option of the provider's own (repeatable); the keys each provider "
-            "takes are listed under --provider.",
-        ),
-    ] = None,
-    base_url: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--base-url",
-            metavar="<url>",
-            help="API root, e.g. http://127.0.0.1:8000/v1; repeat it to spread the requests "
-            "over several servers (as closurebench eval does).",
-        ),
-    ] = None,
-    api_key_env: Annotated[
-        str, typer.Option("--api-key-env", help="Environment variable holding the API key.")
-    ] = "OPENAI_API_KEY",
-    device: Annotated[
-        str | None, typer.Option("--device", help="transformers provider: torch device.")
-    ] = None,
-    script: Annotated[
-        Path | None, typer.Option("--script", help="Replies for --provider scripted (JSON).")
-    ] = None,
-    concurrency: Annotated[int, typer.Option(help="Requests in flight at once.")] = 8,
-    timeout: Annotated[float, typer.Option(help="Per-request timeout in seconds.")] = 120.0,
-    retries: Annotated[int, typer.Option(help="Retries of a retryable failure.")] = 4,
-    temperature: Annotated[
-        str, typer.Option(help="Sampling temperature (default 0: greedy); 'server' sends none.")
-    ] = "0",
-    max_tokens: Annotated[
-        int | None,
-        typer.Option("--max-tokens", help=f"Max generated tokens (default {DEFAULT_MAX_TOKENS})."),
-    ] = None,
-    max_completion_tokens: Annotated[
-        int | None,
-        typer.Option("--max-completion-tokens", help="Max tokens, reasoning included."),
-    ] = None,
+    provider: ProviderFlag = "auto",
+    provider_arg: ProviderArgFlag = None,
+    base_url: BaseUrlFlag = None,
+    api_key_env: ApiKeyEnvFlag = "OPENAI_API_KEY",
+    device: DeviceFlag = None,
+    script: ScriptFlag = None,
+    concurrency: ConcurrencyFlag = 8,
+    workers: WorkersFlag = 0,
+    timeout: TimeoutFlag = 120.0,
+    retries: RetriesFlag = 4,
+    backoff: BackoffFlag = 1.0,
+    backoff_max: BackoffMaxFlag = 60.0,
+    temperature: TemperatureFlag = "0",
+    max_tokens: MaxTokensFlag = None,
+    max_completion_tokens: MaxCompletionTokensFlag = None,
+    top_p: TopPFlag = None,
+    extra_body: ExtraBodyFlag = None,
+    request_seed: RequestSeedFlag = None,
     sandbox: Annotated[
         str | None, typer.Option("--sandbox", help="Program modes: the wall (bwrap).")
     ] = None,
@@ -220,13 +219,18 @@ def memorisation_cmd(
             "api_key_env": api_key_env,
             "device": device,
             "script": script,
+            "workers": workers,
             "extra": provider_arg or [],
         },
         concurrency=concurrency,
         retries=retries,
+        backoff=(backoff, backoff_max),
         temperature=temperature,
         max_tokens=max_tokens,
         max_completion_tokens=max_completion_tokens,
+        top_p=top_p,
+        extra_body=extra_body,
+        request_seed=request_seed,
         sandbox=sandbox,
         unsafe_no_sandbox=unsafe_no_sandbox,
         ein_card=ein_card,
@@ -296,9 +300,13 @@ def _probe(
     provider_kwargs: dict[str, object],
     concurrency: int,
     retries: int,
+    backoff: tuple[float, float],
     temperature: str,
     max_tokens: int | None,
     max_completion_tokens: int | None,
+    top_p: float | None,
+    extra_body: str | None,
+    request_seed: int | None,
     sandbox: str | None,
     unsafe_no_sandbox: bool,
     ein_card: str | None,
@@ -327,6 +335,7 @@ def _probe(
         provider_spec,
         resolve_provider,
     )
+    from closurebench.evaluate.providers.base import parse_extra_body
     from closurebench.evaluate.runner import RunOptions
     from closurebench.report.memorisation import score_probe, write_probe
 
@@ -343,13 +352,18 @@ def _probe(
         model=model,
         temperature=parse_temperature(temperature),
         max_tokens=token_limit(max_tokens, max_completion_tokens),
+        top_p=top_p,
+        seed=request_seed,
         timeout_s=timeout_s,
         max_completion_tokens=max_completion_tokens,
+        extra_body=parse_extra_body(extra_body) if extra_body is not None else None,
     )
     settings.check()
     options = RunOptions(
         concurrency=concurrency,
         retries=retries,
+        backoff_base_s=backoff[0],
+        backoff_max_s=backoff[1],
         max_consecutive_failures=max_consecutive_failures,
         progress=progress,
     )
@@ -379,6 +393,7 @@ def _probe(
                 api_key_env=str(provider_kwargs["api_key_env"]),
                 device=provider_kwargs["device"],  # type: ignore[arg-type]
                 script=provider_kwargs["script"],  # type: ignore[arg-type]
+                workers=int(provider_kwargs["workers"]),  # type: ignore[call-overload]
                 extra=extra,
             ),
         )
