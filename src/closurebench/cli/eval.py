@@ -117,26 +117,7 @@ from closurebench.cli import (
     exit_code_for,
     report_error,
 )
-from closurebench.cli.provider_flags import (
-    ApiKeyEnvFlag,
-    BackoffFlag,
-    BackoffMaxFlag,
-    BaseUrlFlag,
-    ConcurrencyFlag,
-    DeviceFlag,
-    ExtraBodyFlag,
-    MaxCompletionTokensFlag,
-    MaxTokensFlag,
-    ProviderArgFlag,
-    ProviderFlag,
-    RequestSeedFlag,
-    RetriesFlag,
-    ScriptFlag,
-    TemperatureFlag,
-    TimeoutFlag,
-    TopPFlag,
-    WorkersFlag,
-)
+from closurebench.cli import provider_flags as flags
 from closurebench.errors import ConfigError, shorten
 from closurebench.evaluate.mode_names import modes_help
 from closurebench.evaluate.options import DEFAULT_MAX_HARNESS_DEATHS
@@ -246,21 +227,21 @@ def eval_cmd(
             help=f"Evaluation mode: {modes_help()}.",
         ),
     ] = "direct",
-    provider: ProviderFlag = "auto",
-    provider_arg: ProviderArgFlag = None,
-    device: DeviceFlag = None,
-    base_url: BaseUrlFlag = None,
-    api_key_env: ApiKeyEnvFlag = "OPENAI_API_KEY",
-    script: ScriptFlag = None,
-    concurrency: ConcurrencyFlag = 8,
-    workers: WorkersFlag = 0,
-    timeout: TimeoutFlag = 120.0,
-    retries: RetriesFlag = 4,
-    temperature: TemperatureFlag = "0",
-    max_tokens: MaxTokensFlag = None,
-    max_completion_tokens: MaxCompletionTokensFlag = None,
-    top_p: TopPFlag = None,
-    extra_body: ExtraBodyFlag = None,
+    provider: flags.ProviderFlag = "auto",
+    provider_arg: flags.ProviderArgFlag = None,
+    device: flags.DeviceFlag = None,
+    base_url: flags.BaseUrlFlag = None,
+    api_key_env: flags.ApiKeyEnvFlag = "OPENAI_API_KEY",
+    script: flags.ScriptFlag = None,
+    concurrency: flags.ConcurrencyFlag = 8,
+    workers: flags.WorkersFlag = 0,
+    timeout: flags.TimeoutFlag = 120.0,
+    retries: flags.RetriesFlag = 4,
+    temperature: flags.TemperatureFlag = "0",
+    max_tokens: flags.MaxTokensFlag = None,
+    max_completion_tokens: flags.MaxCompletionTokensFlag = None,
+    top_p: flags.TopPFlag = None,
+    extra_body: flags.ExtraBodyFlag = None,
     seed: Annotated[int, typer.Option(help="Seed of --sample and of the retry jitter.")] = 0,
     samples: Annotated[
         int,
@@ -273,7 +254,7 @@ def eval_cmd(
             "over samples to OUT/samples.json and OUT/report; use a --temperature above 0.",
         ),
     ] = 1,
-    request_seed: RequestSeedFlag = None,
+    request_seed: flags.RequestSeedFlag = None,
     limit: Annotated[int | None, typer.Option(help="Evaluate only the first N.")] = None,
     sample: Annotated[
         int | None, typer.Option(help="Evaluate K instances, stratified by category/task.")
@@ -282,8 +263,8 @@ def eval_cmd(
         str | None, typer.Option(help="Comma-separated ClosureBench categories to keep.")
     ] = None,
     tasks: Annotated[str | None, typer.Option(help="Comma-separated GRIT tasks to keep.")] = None,
-    backoff: BackoffFlag = 1.0,
-    backoff_max: BackoffMaxFlag = 60.0,
+    backoff: flags.BackoffFlag = 1.0,
+    backoff_max: flags.BackoffMaxFlag = 60.0,
     max_consecutive_failures: Annotated[
         int,
         typer.Option(

@@ -52,26 +52,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from closurebench.cli import EXIT_INCOMPLETE
-from closurebench.cli.provider_flags import (
-    ApiKeyEnvFlag,
-    BackoffFlag,
-    BackoffMaxFlag,
-    BaseUrlFlag,
-    ConcurrencyFlag,
-    DeviceFlag,
-    ExtraBodyFlag,
-    MaxCompletionTokensFlag,
-    MaxTokensFlag,
-    ProviderArgFlag,
-    ProviderFlag,
-    RequestSeedFlag,
-    RetriesFlag,
-    ScriptFlag,
-    TemperatureFlag,
-    TimeoutFlag,
-    TopPFlag,
-    WorkersFlag,
-)
+from closurebench.cli import provider_flags as flags
 from closurebench.errors import ConfigError
 from closurebench.evaluate.mode_names import modes_help
 
@@ -142,24 +123,24 @@ def memorisation_cmd(
     mode: Annotated[
         str, typer.Option("--mode", help=f"Evaluation mode: {modes_help()}.")
     ] = "direct",
-    provider: ProviderFlag = "auto",
-    provider_arg: ProviderArgFlag = None,
-    base_url: BaseUrlFlag = None,
-    api_key_env: ApiKeyEnvFlag = "OPENAI_API_KEY",
-    device: DeviceFlag = None,
-    script: ScriptFlag = None,
-    concurrency: ConcurrencyFlag = 8,
-    workers: WorkersFlag = 0,
-    timeout: TimeoutFlag = 120.0,
-    retries: RetriesFlag = 4,
-    backoff: BackoffFlag = 1.0,
-    backoff_max: BackoffMaxFlag = 60.0,
-    temperature: TemperatureFlag = "0",
-    max_tokens: MaxTokensFlag = None,
-    max_completion_tokens: MaxCompletionTokensFlag = None,
-    top_p: TopPFlag = None,
-    extra_body: ExtraBodyFlag = None,
-    request_seed: RequestSeedFlag = None,
+    provider: flags.ProviderFlag = "auto",
+    provider_arg: flags.ProviderArgFlag = None,
+    base_url: flags.BaseUrlFlag = None,
+    api_key_env: flags.ApiKeyEnvFlag = "OPENAI_API_KEY",
+    device: flags.DeviceFlag = None,
+    script: flags.ScriptFlag = None,
+    concurrency: flags.ConcurrencyFlag = 8,
+    workers: flags.WorkersFlag = 0,
+    timeout: flags.TimeoutFlag = 120.0,
+    retries: flags.RetriesFlag = 4,
+    backoff: flags.BackoffFlag = 1.0,
+    backoff_max: flags.BackoffMaxFlag = 60.0,
+    temperature: flags.TemperatureFlag = "0",
+    max_tokens: flags.MaxTokensFlag = None,
+    max_completion_tokens: flags.MaxCompletionTokensFlag = None,
+    top_p: flags.TopPFlag = None,
+    extra_body: flags.ExtraBodyFlag = None,
+    request_seed: flags.RequestSeedFlag = None,
     sandbox: Annotated[
         str | None, typer.Option("--sandbox", help="Program modes: the wall (bwrap).")
     ] = None,
