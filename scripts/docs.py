@@ -1415,7 +1415,8 @@ split="train", seed=0, size=64, task=None, ...)` (also `vf.load_environment(
 "closurebench.train.verifiers_env", ...)`) is the same for `verifiers`
 (the `verifiers` extra: `verifiers>=0.1.14,<0.2`, the classic API, in an environment
 without the `train` extra, since verifiers 0.1 caps `datasets` below 4.7 and TRL needs
-4.7; 0.4 is the `verifiers.v1` rewrite without these classes): a `SingleTurnEnv` for
+4.7; 0.4 is the `verifiers.v1` rewrite without these classes, and no release allows
+openai 3: checked 2026-12-06, the newest, 0.4.0, requires `openai>=2.54,<3`): a `SingleTurnEnv` for
 `direct` / `cot`, and
 for `agent` a `MultiTurnEnv` whose `env_response` runs the graph tool on the model's
 `<graph>` block, stopping at the first turn that is no tool call, after `max_calls`
