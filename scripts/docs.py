@@ -1326,6 +1326,52 @@ generates with vLLM (TRL's `use_vllm`; not with ARPO). TRL has no prompt-length 
 its own: rows longer than `grpo.max_prompt_length` tokens are dropped before training."""
 
 
+_TRAINING_PAPER = """\
+## The paper's recipe in one command
+
+```
+closurebench train recipe grain --model M --out DIR [--data GRIT.jsonl | --count N] \\
+    [--seed 0] [--algorithm arpo|grpo] [--sft-max-steps N] [--rl-max-steps N] \\
+    [--dtype bfloat16] [--dry-run] [--no-progress]
+```
+
+GRAIN's training, start to end: (1) the GRIT train split (2,160 base graphs of 4-40 nodes,
+8 surface views each, NP-hard answers certified; generated under `DIR/data/grit/` unless
+`--data` names a GRIT file) exported as tool-use SFT records (`agent-tools`) and GRPO
+prompts; (2) SFT with `grain-sft` (Table 7) into `DIR/sft/`, the loss on the model's own
+tokens; (3) RL with `grain-arpo` (Table 9; `--algorithm grpo` is the paper's ablation)
+from `DIR/sft/final` in the graph-tool environment, each group on a fresh naming view of
+its graph (the naming perturbation), through App. B.3's curriculum: phase 1 on graphs of
+4-14 nodes (one pass), phase 2 on 10-40 nodes with two base graphs per task and size (2
+passes) into `DIR/rl/`. A finished SFT stage is kept when the command runs again.
+
+**On one GPU.** First the plan and its memory, without running anything:
+
+```
+closurebench train recipe grain --model Qwen/Qwen2.5-1.5B-Instruct --out runs/grain --dry-run
+```
+
+It prints every setting above and, when the model's config is local or in the Hub cache,
+its parameter count and the memory that weights, gradients and AdamW's moments need in
+full fine-tuning (12 bytes a parameter: 1.5 B parameters need about 17 GiB, 3 B about
+35 GiB, the paper's 7 B about 85 GiB, beyond one 80 GB card) before activations at 15,000
+(SFT) / 36,000 (RL) tokens and RL's KV cache. On one 80 GB GPU pick a model up to ~3 B,
+or train the 7 B with LoRA through `closurebench train sft` / `grpo` and a recipe file
+that starts from the same presets (`preset = "grain-sft"` with a `[lora]` section). Then
+a smoke run, one step per stage, to see every part work on the machine:
+
+```
+closurebench train recipe grain --model Qwen/Qwen2.5-1.5B-Instruct --out runs/smoke \\
+    --count 16 --sft-max-steps 2 --rl-max-steps 2
+```
+
+and the full run without the cuts. Each stage writes its `recipe.json`, `metrics.jsonl`
+(loss; reward and its parts per step, with the curriculum phase) and checkpoints; a
+stopped RL stage continues with `closurebench train grpo --resume --out DIR/rl --data
+DIR/data/grpo.jsonl`. Evaluate the result with `closurebench eval --provider transformers
+--model DIR/rl/final` (or serve it with vLLM).
+"""
+
 _TRAINING_EXPORTS = """\
 ## Hugging Face datasets and lm-eval tasks
 
@@ -1480,6 +1526,7 @@ def _training_page() -> str:
     body += _table(("target", "mode", "suites", "assistant turns"), rows)
     recipes = _TRAINING_RECIPES.replace("{presets}", "\n".join(_presets_table()))
     body += ["", _TRAINING_TARGETS, "", _TRAINING_GRPO, "", _exports_section(), "", recipes, ""]
+    body += [_TRAINING_PAPER, ""]
     body += [_TRAINING_RLENV, ""]
     titles = {
         "sft": "SFT record (`closurebench schema sft`)",

@@ -60,3 +60,10 @@ def one_torch_thread_module() -> Iterator[None]:
 
     with one_torch_thread():
         yield
+
+
+@pytest.fixture(autouse=True)
+def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every train test is offline: a hub id is looked up in the cache only."""
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")

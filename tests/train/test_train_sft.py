@@ -31,12 +31,6 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread_module")  # a tiny model:
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
-
-
 @pytest.fixture(scope="module")
 def records() -> list[ClosureInstance]:
     """Four ClosureBench instances (every target applies to them)."""

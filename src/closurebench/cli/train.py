@@ -1,4 +1,4 @@
-"""``closurebench train sft|grpo``: LoRA / full fine-tuning on TRL (the ``train`` extra).
+"""``closurebench train sft|grpo|recipe``: LoRA / full fine-tuning on TRL (the ``train`` extra).
 
 Each subcommand lives in its own module (:mod:`closurebench.cli.train_sft`,
 :mod:`closurebench.cli.train_grpo`) and is registered here; recipes are read and
@@ -10,6 +10,7 @@ from __future__ import annotations
 import typer
 
 from closurebench.cli.train_grpo import grpo_cmd
+from closurebench.cli.train_recipe import recipe_cmd
 from closurebench.cli.train_sft import sft_cmd
 
 __all__ = ["app"]
@@ -27,3 +28,4 @@ def _group() -> None:
 
 app.command("sft")(sft_cmd)
 app.command("grpo")(grpo_cmd)
+app.command("recipe")(recipe_cmd)
