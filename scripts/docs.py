@@ -1577,7 +1577,7 @@ closurebench memorisation --table6 answer=DIR_A --table6 ein=DIR_E \\
   own form and naming scheme with new names and wording (same ids, graphs and answers
   re-derived for the view); the standard form with canonical names reads the same under
   every surface, so those views are left out (the probe's `reworded_note` says so, and
-  its seen − re-worded gap compares sets of different view mixes).
+  its seen − re-worded gap compares the seen file's same views).
 - Every evaluation is a run of the `closurebench eval` harness in its own folder, so the
   same command resumes an interrupted probe; the seen file is evaluated once per
   checkpoint, each fresh and re-worded set once per seed.

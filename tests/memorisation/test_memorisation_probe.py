@@ -410,3 +410,40 @@ def test_a_grit_probe_has_fresh_graphs_and_reworded_views(tmp_path: Path) -> Non
     assert probe.suite == "grit" and probe.reworded_note is not None
     assert [g.name for g in probe.checkpoints[0].gaps] == ["seen-fresh", "seen-reworded"]
     assert isinstance(seen, ProbeSet)
+
+
+def test_a_grit_probe_compares_reworded_views_with_the_same_seen_views(
+    tmp_path: Path,
+) -> None:
+    """A model that memorised every seen view but standard/canonical: seen accuracy 7/8,
+    re-worded 0; the seen − re-worded gap is taken over the seen file's same views (1.0),
+    not the whole file (0.875)."""
+    from closurebench.generate.grit import GritConfig, write_split
+    from closurebench.generate.io import load_instances
+
+    path, *_ = write_split(
+        GritConfig(split="train", seed=0, count=1, tasks=("shortest_path",), n_min=5, n_max=6),
+        tmp_path / "grit",
+    )
+    records = load_instances(path)
+    script = {
+        r.question: f"<answer>{r.answer}</answer>"
+        for r in records
+        if r.view != "standard/canonical"  # type: ignore[union-attr]
+    }
+    script["\n"] = "<answer>-1</answer>"  # in every question: the rest are wrong
+    file = tmp_path / "script.json"
+    file.write_text(json.dumps(script), encoding="utf-8")
+    out = tmp_path / "probe"
+    args = [
+        "memorisation", "--model", "mem", "--seen", str(path), "--out", str(out), "--mode",
+        "agent", "--provider", "scripted", "--script", str(file), "--seeds", "1",
+        "--no-progress",
+    ]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    probe = MemorisationProbe.model_validate_json((out / JSON_FILE).read_text("utf-8"))
+    sets = {s.set: s.strict.value for s in probe.checkpoints[0].sets}
+    assert sets["seen"] == 0.875 and sets["reworded"] == 0.0
+    gaps = {g.name: g.strict.value for g in probe.checkpoints[0].gaps}
+    assert gaps["seen-reworded"] == 1.0

@@ -96,7 +96,8 @@ DEFAULT_SEEDS: tuple[int, ...] = (42, 137, 256)
 GRIT_REWORD_NOTE = (
     "a GRIT re-worded set keeps each view's form and naming scheme with new names and "
     "wording; the standard form with canonical names reads the same under every surface, "
-    "so those views are not in it"
+    "so those views are not in it, and the seen - re-worded gap compares the seen file's "
+    "same views"
 )
 
 #: Files that make a folder a loadable model: a full model or a LoRA adapter.

@@ -145,9 +145,12 @@ def _rel(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _seed_score(run: SetRun, root: Path) -> SeedScore:
+def _seed_score(run: SetRun, root: Path, ids: frozenset[str] | None = None) -> SeedScore:
+    """A run's counts (only the instances ``ids`` when given)."""
     answered = errors = strict = lenient = 0
     for r in iter_result_records(run.run_dir / "results.jsonl"):
+        if ids is not None and r.id not in ids:
+            continue
         if r.outcome is Outcome.ERROR:
             errors += 1
             continue
@@ -253,11 +256,19 @@ def score_probe(
         for run in mine:
             per_set.setdefault(run.probe_set.name, []).append(_seed_score(run, root))
         pooled = {name: _pool(name, per_set[name]) for name in PROBE_SETS if name in per_set}
+        # A re-worded set that leaves views out (GRIT's standard/canonical) is compared
+        # with the seen file's same instances, not the whole file.
+        reworded_ids = frozenset(r.id for s in sets if s.name == "reworded" for r in s.records)
+        seen_runs = [run for run in mine if run.probe_set.name == "seen"]
+        matched = pooled.get("seen")
+        if seen_runs and reworded_ids and len(reworded_ids) < len(seen.records):
+            matched = _pool("seen", [_seed_score(r, root, reworded_ids) for r in seen_runs])
         gaps = [
-            _gap(g, pooled["seen"], pooled[_GAP_SETS[g]])
+            _gap(g, matched if g == "seen-reworded" and matched else pooled["seen"],
+                 pooled[_GAP_SETS[g]])
             for g in GAPS
             if "seen" in pooled and _GAP_SETS[g] in pooled
-        ]
+        ]  # fmt: skip
         first = mine[0].run_dir.parent if mine else root / "runs" / ckpt.label
         scored.append(
             CheckpointScores(
