@@ -540,27 +540,28 @@ def test_memorisation_takes_eval_s_generation_options(data: Any, tmp_path: Path)
 
 
 def test_eval_and_memorisation_declare_the_same_provider_flags() -> None:
-    import click
-    import typer.main
+    import inspect
+    import typing
 
     from closurebench.cli import provider_flags
+    from closurebench.cli.eval import eval_cmd
+    from closurebench.cli.memorisation import memorisation_cmd
 
-    def options(name: str) -> dict[str, tuple[Any, ...]]:
-        group = typer.main.get_command(app)
-        click_cmd = group.get_command(click.Context(group), name)  # type: ignore[attr-defined,arg-type]
-        assert click_cmd is not None
-        return {
-            p.name: (tuple(p.opts), p.help, p.default) for p in click_cmd.params if p.name in shared
-        }
-
-    flags = {n for n in dir(provider_flags) if n.endswith("Flag")}
     shared = {
         "provider", "provider_arg", "device", "base_url", "api_key_env", "script",
         "concurrency", "workers", "timeout", "retries", "temperature", "max_tokens",
         "max_completion_tokens", "top_p", "extra_body", "request_seed", "backoff",
         "backoff_max",
     }  # fmt: skip
-    ev, mem = options("eval"), options("memorisation")
-    assert len(flags) == len(shared)  # one alias per shared flag
+    aliases = {getattr(provider_flags, n) for n in provider_flags.__all__}
+    assert len(aliases) == len(shared)  # one alias per shared flag
+
+    def declared(command: typing.Any) -> dict[str, tuple[typing.Any, typing.Any]]:
+        hints = typing.get_type_hints(command, include_extras=True)
+        params = inspect.signature(command).parameters
+        return {n: (hints[n], params[n].default) for n in params if n in shared}
+
+    ev, mem = declared(eval_cmd), declared(memorisation_cmd)
     assert set(ev) == set(mem) == shared
-    assert ev == mem
+    assert ev == mem  # the same alias (flag, help, type) and default
+    assert {hint for hint, _ in ev.values()} == aliases
