@@ -387,6 +387,54 @@ def test_arpo_planner_is_deterministic_and_fills_the_group() -> None:
     assert [x.kind for x in trees[0]] == ["initial", "initial", "supplement", "supplement"]
 
 
+def test_arpo_branches_after_tool_results_where_the_entropy_rises() -> None:
+    """A multi-turn sampler marks the end of each tool result (token 9 here): the planner
+    branches only there, and only where the next ``k`` tokens' entropy rises above the
+    trajectory's first ``k`` (alpha 0, a steep beta: P_t is 1 on a rise, 0 otherwise)."""
+    from closurebench.train.arpo import ArpoPlanner, Sample
+
+    # model turn (3), tool result (2), model turn (3), tool result (1), answer (2)
+    ids = [1, 1, 1, 9, 9, 2, 2, 2, 9, 3, 3]
+    entropy = [0.1, 0.1, 0.1, 0.0, 0.0, 0.6, 0.5, 0.4, 0.0, 0.05, 0.05]
+    asked: list[list[int]] = []
+
+    def sample(requests: list[tuple[int, list[int]]]) -> list[Sample]:
+        out = []
+        for _, prefix in requests:
+            asked.append(prefix)
+            if not prefix:  # a full episode, tool results ending at 5 and 9
+                out.append(Sample(ids, [-1.0] * 11, entropy, points=(5, 9)))
+            else:  # a continuation after a tool result: one more tool round
+                cont, ent = [4, 4, 9, 5], [0.2, 0.2, 0.0, 0.1]
+                out.append(Sample(cont, [-1.0] * 4, ent, points=(3,)))
+        return out
+
+    settings = ArpoSettings(
+        initial_rollouts=1, beam_size=2, branch_probability=0.0, entropy_weight=100.0,
+        entropy_window=2,
+    )  # fmt: skip
+    (tree,) = ArpoPlanner(settings, group_size=5).run(1, sample, seed=0)
+    assert [b.kind for b in tree] == ["initial", "branch", "branch", "supplement", "supplement"]
+    root = tree[0]
+    # walked: after the first tool result (entropy 0.55 > 0.1: branch), after the second
+    # (0.05 < 0.1: no branch); never inside a model turn
+    assert [(t, br) for t, _, _, br in root.steps] == [(5, True), (9, False)]
+    assert [b.shared for b in tree[1:3]] == [5, 5] and asked[1:3] == [ids[:5], ids[:5]]
+    first = tree[1]
+    assert first.ids == [*ids[:5], 4, 4, 9, 5] and first.points == [5, 8]
+    # a branch walks its own tool results only (after its shared prefix): at 8 the next
+    # tokens' entropy (0.1) does not rise over its root's 0.1, so no branch; the group is
+    # filled with fresh rollouts
+    assert [(t, br) for t, _, _, br in first.steps] == [(8, False)]
+    assert [len(p) for p in asked] == [0, 5, 5, 0, 0]
+
+    def outside(requests: list[tuple[int, list[int]]]) -> list[Sample]:
+        return [Sample([1, 2], [0.0, 0.0], [0.1, 0.1], points=(3,)) for _ in requests]
+
+    with pytest.raises(ConfigError, match=r"branch points \(3,\) fall outside its 2 tokens"):
+        ArpoPlanner(settings, group_size=2).run(1, outside, seed=0)
+
+
 def test_a_bad_recipe_key_is_one_error_before_any_model_loads(
     rows: list[dict[str, Any]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,7 +18,9 @@ The procedure, per group (consecutive ``num_generations`` copies of one prompt):
    reference entropy ``H_0`` is the mean over its first ``k`` tokens (``entropy_window``).
 2. **Step points.** The points where a step ends: after each token whose text holds a
    newline or ends a tag (``</graph>``, ``</think>``, ``</tool_call>``, ``>``); a
-   completion with none is cut every ``k`` tokens. The step entropy ``H_t`` at point
+   completion with none is cut every ``k`` tokens. A sampler that runs the tool loop
+   itself gives its own points instead (:attr:`Sample.points`: the end of each tool
+   result, where ARPO branches), and the planner walks only those. The step entropy ``H_t`` at point
    ``t`` is the mean entropy of the ``k`` tokens that follow it.
 3. **Entropy-triggered branching.** Walking every trajectory's step points in order,
    branch at ``t`` with probability ``P_t = clip(alpha + beta * (H_t - H_0), 0, 1)``
@@ -112,11 +114,17 @@ class ArpoSettings(_Strict):
 
 @dataclass(frozen=True)
 class Sample:
-    """One sampled continuation: its tokens, their sampling logprobs and entropies."""
+    """One sampled continuation: its tokens, their sampling logprobs and entropies.
+
+    ``points``: where a branch may start, as positions in ``ids`` (``t``: keep
+    ``ids[:t]``) — a multi-turn sampler gives the end of each tool result, ARPO's branch
+    points; ``None``: the text's step boundaries (:func:`step_points`).
+    """
 
     ids: list[int]
     logprobs: list[float]
     entropy: list[float]
+    points: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -142,6 +150,8 @@ class Branch:
     kind: Literal["initial", "branch", "supplement"]
     steps: list[tuple[int, float, float, bool]] = field(default_factory=list)
     """The step points walked: ``(t, dH_t, P_t, branched)``."""
+    points: list[int] | None = None
+    """The sampler's branch points in ``ids`` (None: the text's step boundaries)."""
 
 
 def _window(entropy: Sequence[float], t: int, k: int) -> float:
@@ -222,7 +232,9 @@ class ArpoPlanner:
         ]
         for (g, _), got in zip(first, sample(first) if first else [], strict=True):
             i = len(trees[g])
-            trees[g].append(Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "initial"))
+            trees[g].append(
+                Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "initial", [], _own(got))
+            )
         h0 = [[_window(b.entropy, 0, self.window) for b in tree] for tree in trees]
         frontier = [(g, i) for g in range(groups) for i in range(len(trees[g]))]
         while frontier:
@@ -230,7 +242,12 @@ class ArpoPlanner:
             requests: list[tuple[int, int, int]] = []  # (group, parent, t)
             for g, i in frontier:
                 node = trees[g][i]
-                for t in step_points(node.ids, node.shared, self.boundary, self.window):
+                points = (
+                    step_points(node.ids, node.shared, self.boundary, self.window)
+                    if node.points is None
+                    else [t for t in node.points if node.shared < t < len(node.ids)]
+                )
+                for t in points:
                     if wanted[g] >= m:
                         break
                     dh = _window(node.entropy, t, self.window) - h0[g][node.root]
@@ -247,6 +264,7 @@ class ArpoPlanner:
             frontier = []
             for (g, i, t), got in zip(requests, sample(asked), strict=True):
                 parent = trees[g][i]
+                own = _own(got)
                 trees[g].append(
                     Branch(
                         parent.ids[:t] + got.ids,
@@ -256,6 +274,10 @@ class ArpoPlanner:
                         t,
                         parent.root,
                         "branch",
+                        [],
+                        None
+                        if own is None
+                        else [p for p in parent.points or [] if p <= t] + [t + p for p in own],
                     )
                 )
                 frontier.append((g, len(trees[g]) - 1))
@@ -264,8 +286,21 @@ class ArpoPlanner:
         ]
         for (g, _), got in zip(rest, sample(rest) if rest else [], strict=True):
             i = len(trees[g])
-            trees[g].append(Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "supplement"))
+            trees[g].append(
+                Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "supplement", [], _own(got))
+            )
         return trees
+
+
+def _own(got: Sample) -> list[int] | None:
+    """A sample's branch points, checked to lie inside it."""
+    if got.points is None:
+        return None
+    if any(not 0 < p <= len(got.ids) for p in got.points):
+        raise ConfigError(
+            f"a sample's branch points {got.points} fall outside its {len(got.ids)} tokens"
+        )
+    return sorted(set(got.points))
 
 
 def _boundary_ids(tokenizer: Any) -> set[int]:
