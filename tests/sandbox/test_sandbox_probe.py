@@ -172,6 +172,112 @@ def test_the_probe_with_the_harness_as_an_ordinary_user(tmp_path: Path) -> None:
         _check(json.loads(body), warm=warm == "True", root=False)
 
 
+_USER_DIES = """\
+import json, os, signal, sys, threading, time
+from pathlib import Path
+from closurebench.sandbox import SandboxLimits, run_python
+limits = SandboxLimits(cpu_seconds=60, wall_seconds=60, memory_bytes=768 * 2**20)
+
+
+def ppid(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+def mine(pid: int) -> bool:
+    try:
+        while pid > 1:
+            pid = ppid(pid)
+            if pid == os.getpid():
+                return True
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def sandboxed(pids=None) -> list[int]:
+    out = []
+    for e in Path("/proc").iterdir():
+        try:
+            cmd = (e / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if e.name.isdigit() and (b"bootstrap.py" in cmd or b"zygote.py" in cmd):
+            pid = int(e.name)
+            if (pid in pids) if pids is not None else mine(pid):
+                out.append(pid)
+    return out
+
+
+def bwraps() -> list[int]:
+    me, out = os.getpid(), []
+    for e in Path("/proc").iterdir():
+        try:
+            stat = (e / "stat").read_text()
+            cmd = (e / "cmdline").read_bytes()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        if e.name.isdigit() and cmd.startswith(b"bwrap") and parent == me:
+            out.append(int(e.name))
+    return out
+
+
+result = {}
+for warm in (False, True):
+    if warm:
+        run_python("print(1)", limits=limits, isolation="bwrap", warm=True)
+    before = set(sandboxed())
+    done = threading.Event()
+    threading.Thread(target=lambda: (run_python("import time\\ntime.sleep(60)\\n",
+        limits=limits, isolation="bwrap", audit_hook=False, warm=warm), done.set()),
+        daemon=True).start()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(set(sandboxed()) - before) < 1:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    started = sorted(set(sandboxed()))
+    for pid in bwraps():
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and sandboxed(set(started)):
+        time.sleep(0.05)
+    left = sandboxed(set(started))
+    result[str(warm)] = {"started": started, "left": left, "returned": done.wait(30)}
+print(json.dumps(result))
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the harness is an ordinary user already")
+def test_an_ordinary_harness_s_program_dies_with_bubblewrap(tmp_path: Path) -> None:
+    """bubblewrap's outer process SIGKILLed under a harness of uid 65534 (a user
+    namespace): the program (cold) or the zygote and its child (warm) die with it."""
+    if shutil.which("setpriv") is None or shutil.which("unshare") is None:
+        pytest.skip("util-linux's setpriv and unshare are needed to start a user harness")
+    work = Path(tempfile.mkdtemp(prefix="closurebench-user-", dir="/tmp"))
+    keep = Path(tempfile.mkdtemp(prefix="closurebench-keep-", dir="/tmp"))
+    try:
+        work.chmod(0o755)
+        script = work / "harness.py"
+        script.write_text(_USER_DIES)
+        src = Path(iso.__file__).resolve().parents[2]
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work)}
+        env["PYTHONPATH"] = str(src)
+        env["TMPDIR"] = "/tmp"
+        res = subprocess.run(
+            _user_command(script, keep), capture_output=True, text=True, env=env, timeout=300,
+            cwd=str(work), check=False,
+        )  # fmt: skip
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        keep.rmdir()
+    assert res.returncode == 0, res.stderr[-3000:]
+    runs = json.loads(res.stdout.strip().splitlines()[-1])
+    for warm, seen in runs.items():
+        assert seen["started"], (warm, seen)
+        assert seen["left"] == [], (warm, seen)
+        assert seen["returned"], (warm, seen)
+
+
 def _core_pattern() -> str:
     return Path("/proc/sys/kernel/core_pattern").read_text()
 
