@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,8 +139,12 @@ def _user_command(script: Path, keep: Path) -> list[str]:
     return ["unshare", "--mount", "--propagation", "private", "sh", "-c", shell]
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the harness is an ordinary user already")
-def test_the_probe_with_the_harness_as_an_ordinary_user(tmp_path: Path) -> None:
+def _run_as_user(script_for: Callable[[Path], str], copies: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Run a harness script as uid 65534 (:func:`_user_command`); its last line, as JSON.
+
+    ``script_for``: the script's text, given the folder it runs in; ``copies``: files
+    beside this test that it imports (copied into that folder).
+    """
     if shutil.which("setpriv") is None or shutil.which("unshare") is None:
         pytest.skip("util-linux's setpriv and unshare are needed to start a user harness")
     # Under /tmp itself: pytest's own temporary tree is closed to other users.
@@ -147,11 +152,10 @@ def test_the_probe_with_the_harness_as_an_ordinary_user(tmp_path: Path) -> None:
     keep = Path(tempfile.mkdtemp(prefix="closurebench-keep-", dir="/tmp"))
     try:
         work.chmod(0o755)
-        here = Path(__file__).parent
-        for name in ("hookless.py", "probe_program.py"):
-            shutil.copy(here / name, work / name)
+        for name in copies:
+            shutil.copy(Path(__file__).parent / name, work / name)
         script = work / "harness.py"
-        script.write_text(_USER_HARNESS.format(here=str(work), runtime=_runtime()))
+        script.write_text(script_for(work))
         src = Path(iso.__file__).resolve().parents[2]
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work)}
         env["PYTHONPATH"] = str(src)
@@ -164,7 +168,16 @@ def test_the_probe_with_the_harness_as_an_ordinary_user(tmp_path: Path) -> None:
         shutil.rmtree(work, ignore_errors=True)
         keep.rmdir()
     assert res.returncode == 0, res.stderr[-3000:]
-    runs = json.loads(res.stdout.strip().splitlines()[-1])
+    return dict(json.loads(res.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the harness is an ordinary user already")
+def test_the_probe_with_the_harness_as_an_ordinary_user() -> None:
+    runtime = _runtime()
+    runs = _run_as_user(
+        lambda work: _USER_HARNESS.format(here=str(work), runtime=runtime),
+        ("hookless.py", "probe_program.py"),
+    )
     for warm, (outcome, stdout, stderr) in runs.items():
         assert outcome == "ok", stderr
         head, body = stdout.split("\n", 1)
@@ -248,30 +261,10 @@ print(json.dumps(result))
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="the harness is an ordinary user already")
-def test_an_ordinary_harness_s_program_dies_with_bubblewrap(tmp_path: Path) -> None:
+def test_an_ordinary_harness_s_program_dies_with_bubblewrap() -> None:
     """bubblewrap's outer process SIGKILLed under a harness of uid 65534 (a user
     namespace): the program (cold) or the zygote and its child (warm) die with it."""
-    if shutil.which("setpriv") is None or shutil.which("unshare") is None:
-        pytest.skip("util-linux's setpriv and unshare are needed to start a user harness")
-    work = Path(tempfile.mkdtemp(prefix="closurebench-user-", dir="/tmp"))
-    keep = Path(tempfile.mkdtemp(prefix="closurebench-keep-", dir="/tmp"))
-    try:
-        work.chmod(0o755)
-        script = work / "harness.py"
-        script.write_text(_USER_DIES)
-        src = Path(iso.__file__).resolve().parents[2]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work)}
-        env["PYTHONPATH"] = str(src)
-        env["TMPDIR"] = "/tmp"
-        res = subprocess.run(
-            _user_command(script, keep), capture_output=True, text=True, env=env, timeout=300,
-            cwd=str(work), check=False,
-        )  # fmt: skip
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-        keep.rmdir()
-    assert res.returncode == 0, res.stderr[-3000:]
-    runs = json.loads(res.stdout.strip().splitlines()[-1])
+    runs = _run_as_user(lambda _work: _USER_DIES)
     for warm, seen in runs.items():
         assert seen["started"], (warm, seen)
         assert seen["left"] == [], (warm, seen)
