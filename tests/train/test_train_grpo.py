@@ -333,7 +333,46 @@ def test_arpo_branches_share_prefixes(
     assert [m["arpo/branched_fraction"] for m in logged] == [0.5, 0.5]
 
 
-def test_arpo_in_the_tool_environment(tiny_tools: Path, tmp_path: Path) -> None:
+def _script_two_calls(model: Any, holder: list[Any]) -> list[int]:
+    """Make ``model.generate`` an agent that calls the tool twice (the second time after
+    the first answer), then answers; return the list of batch sizes it was called with."""
+    import torch
+
+    tok = holder[1]
+    sizes: list[int] = []
+
+    def generate(input_ids: Any, attention_mask: Any = None, **kwargs: Any) -> Any:
+        width = input_ids.shape[1]
+        sizes.append(int(input_ids.shape[0]))
+        rows = []
+        for j in range(input_ids.shape[0]):
+            text = tok.decode(input_ids[j], skip_special_tokens=False)
+            env = next(e for e in holder[0].environments if e.record.question in text)
+            if text.count("<tool_response>") >= 2:
+                reply = f"<answer>{env.record.answer}</answer>"
+            else:
+                reply = "<tool_call>\n" + json.dumps(_view_call(env)) + "\n</tool_call>"
+            rows.append(tok(reply + "<|im_end|>", add_special_tokens=False)["input_ids"])
+        longest = max(map(len, rows))
+        new = torch.full((len(rows), width + longest), tok.pad_token_id, dtype=input_ids.dtype)
+        new[:, :width] = input_ids
+        for j, r in enumerate(rows):
+            new[j, width : width + len(r)] = torch.tensor(r)
+        return new
+
+    model.generate = generate
+    return sizes
+
+
+def test_arpo_branches_after_tool_results_in_the_tool_environment(
+    tiny_tools: Path, tmp_path: Path
+) -> None:
+    """ARPO's sampler runs the tool loop itself: it branches at the end of a tool result
+    (never inside a turn), a branch replays its prefix's tool calls on its own
+    environment, the loss mask is 0 exactly on the tool results, TRL's own tool loop
+    does not run again, and the reward scores each completion's own turns."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
     recs = generate_records(
         GritConfig(split="train", seed=2, count=2, n_max=5, tasks=("shortest_path",))
     )[0]
@@ -344,18 +383,69 @@ def test_arpo_in_the_tool_environment(tiny_tools: Path, tmp_path: Path) -> None:
         tools=["shortest_path"],
         algorithm="arpo",
         arpo={"branch_probability": 1.0, "entropy_weight": 0.0},
+        max_completion_length=1600,
+        max_tool_calls=2,
     )
+    model = AutoModelForCausalLM.from_pretrained(tiny_tools)
+    tok = AutoTokenizer.from_pretrained(tiny_tools)
+    holder: list[Any] = [None, tok]
+    _script_two_calls(model, holder)
     rec = Recorder(TrainingReward(mode="agent-tools"))
-    trainer, _ = build_trainer(recipe, [r.to_json() for r in grpo_records(recs)], reward=rec)
+    data = [r.to_json() for r in grpo_records(recs)]
+    trainer, _ = build_trainer(recipe, data, reward=rec, model=model, tokenizer=tok)
+    holder[0] = trainer
+    trl_loop: list[int] = []
+    trainer._tool_call_loop = lambda *a, **k: trl_loop.append(1)
+    masks: list[Any] = []  # the tool_mask TRL's loss reads (completion_mask x tool_mask)
+    generate = trainer._generate
+
+    def recording_generate(*args: Any, **kwargs: Any) -> Any:
+        out = generate(*args, **kwargs)
+        masks.append(out[2])
+        return out
+
+    trainer._generate = recording_generate
     trainer.train()
     assert trainer.state.global_step == 2 and len(rec.calls) == 2
-    for call in rec.calls:
+    assert trl_loop == [] and trainer.tools == [] and len(masks) == 2
+    end = tok.convert_tokens_to_ids("<|im_end|>")
+    for call, tool_mask in zip(rec.calls, masks, strict=True):
         assert call["arpo_kind"] == ["initial", "initial", "branch", "branch"] * 2
-        views = [e.record for e in call["environments"]]
+        envs, ids_all = call["environments"], call["completion_ids"]
+        views = [e.record for e in envs]
         assert views[:4] == [views[0]] * 4 and views[4:] == [views[4]] * 4  # one per group
-        assert all(
-            p[-1]["content"] == v.question for p, v in zip(call["prompts"], views, strict=True)
+        for g in (0, 4):
+            t = call["arpo_shared"][g + 2]
+            parent = ids_all[g]
+            # the branch point is the end of the first tool result: the prefix holds one
+            # tool call and its whole answer, and the branch goes on from there
+            head = str(tok.decode(parent[:t]))
+            assert head.count("</tool_call>") == 1 and head.count("</tool_response>") == 1
+            assert head.endswith("<|im_start|>assistant\n")
+            for k in (2, 3):
+                assert ids_all[g + k][:t] == parent[:t] and call["arpo_shared"][g + k] == t
+        for i, (ids, mask, turns, env) in enumerate(
+            zip(ids_all, tool_mask, call["completion_turns"], envs, strict=True)
+        ):
+            assert len(mask) == len(ids) and ids[-1] == end
+            mine = tok.decode([t for t, m in zip(ids, mask, strict=True) if m])
+            theirs = tok.decode([t for t, m in zip(ids, mask, strict=True) if not m])
+            assert mine.count("<tool_call>") == 2 and "<answer>" in mine
+            assert "Total Length" not in mine and "<tool_response>" not in mine
+            assert theirs.count("<tool_response>") == 2 and "<tool_call>" not in theirs
+            # every rollout made both calls on its own environment (a branch replayed
+            # the first one, from its prefix)
+            assert [c["name"] for c in env.calls] == ["shortest_path"] * 2, i
+            assert [t["role"] for t in turns] == ["assistant", "tool"] * 2 + ["assistant"]
+            assert f"Total Length: {env.record.answer}" in str(turns[1]["content"])
+        parts = rec.reward.reward("agent-tools").parts(
+            call["completion_turns"], rec.reward.truths(call["ground_truth"], envs)
         )
+        assert [(p.valid, p.correct) for p in parts] == [(True, True)] * 8
+    logged = [m for m in _metrics(tmp_path / "run") if "arpo/branched_fraction" in m]
+    assert [m["arpo/branched_fraction"] for m in logged] == [0.5, 0.5]
+    assert [m["tools/call_frequency"] for m in logged] == [2.0, 2.0]
+    assert [m["reward"] for m in logged] == [2.0, 2.0]
 
 
 def test_arpo_planner_is_deterministic_and_fills_the_group() -> None:

@@ -39,12 +39,19 @@ What this is and is not the paper's ARPO (read from Dong et al.'s description an
 GRAIN's Table 9, whose knobs it takes):
 
 * ARPO measures the entropy of the ``k`` tokens generated right after each *tool
-  result* against the first ``k`` tokens of the trajectory, and branches there. With TRL,
-  tool results are appended *after* the rollout function returns (its tool-call loop
-  continues each completion), so the step points here are the text's step boundaries
-  within the model's first turn (which holds the reasoning and the graph construction,
-  GRAIN's high-entropy grounding decisions); turns after a tool result are sampled by
-  TRL, one per completion, without branching.
+  result* against the first ``k`` tokens of the trajectory, and branches there. When the
+  trainer calls tools (``environment_factory`` or ``tools``), this sampler runs the tool
+  loop itself, as TRL's loop would (parse each turn's ``tool_calls`` with TRL's
+  ``parse_response``, run them on the rollout's environment, append the tool turns'
+  tokens as TRL renders them, sample the next turn, up to ``max_tool_calling_iterations``
+  rounds and ``max_completion_length`` tokens), and the branch points are the ends of
+  the tool results, at every tool call of the trajectory. A branch replays its prefix's
+  tool calls on its own environment first (completion ``k`` of a group runs in
+  environment ``k`` of the group), so each environment's ``calls`` are its own
+  trajectory's. TRL's loop is switched off (the trainer's ``tools`` list is emptied on
+  the first call), the loss mask (``env_mask``) is 0 on the tool results' tokens, and
+  each completion's turns reach the reward as ``completion_turns``. Without tools, the
+  step points are the text's step boundaries of the single turn.
 * ``P_t = alpha + beta * dH_t`` is ARPO's rule; ``dH`` here is the difference of
   entropies normalised by ``log |V|`` (ARPO normalises the difference; the exact
   normaliser is our reading) and the test is a uniform draw against ``P_t`` (no
@@ -60,10 +67,9 @@ GRAIN's Table 9, whose knobs it takes):
 * Entropies come from a forward pass over the finished sequences (logits over the
   temperature; top-k / top-p are not applied, as in TRL's own log-probabilities).
 * ``use_vllm`` is refused: the partial rollouts run on the model's ``generate``.
-* When TRL continues completions through tools (``environment_factory``), ``logprobs``
-  is returned as None: TRL's tool loop on the transformers path has no logprobs for the
-  turns it appends, and the sampling logprobs are only read for vLLM's importance
-  sampling.
+* Tool results' tokens carry logprob 0 and entropy 0 (they are masked out of the loss;
+  ARPO's window after a branch point reads only the model's next tokens). Tools must be
+  synchronous functions (a coroutine tool is refused).
 
 Example (the planner alone, with a stand-in sampler):
     >>> def sample(requests):
@@ -77,7 +83,7 @@ Example (the planner alone, with a stand-in sampler):
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -118,13 +124,15 @@ class Sample:
 
     ``points``: where a branch may start, as positions in ``ids`` (``t``: keep
     ``ids[:t]``) — a multi-turn sampler gives the end of each tool result, ARPO's branch
-    points; ``None``: the text's step boundaries (:func:`step_points`).
+    points; ``None``: the text's step boundaries (:func:`step_points`). ``mask``: 1 on the
+    tokens the model wrote, 0 on the ones it did not (tool results); ``None``: all its own.
     """
 
     ids: list[int]
     logprobs: list[float]
     entropy: list[float]
     points: tuple[int, ...] | None = None
+    mask: list[int] | None = None
 
 
 @dataclass
@@ -152,6 +160,8 @@ class Branch:
     """The step points walked: ``(t, dH_t, P_t, branched)``."""
     points: list[int] | None = None
     """The sampler's branch points in ``ids`` (None: the text's step boundaries)."""
+    mask: list[int] | None = None
+    """1 on the model's own tokens, 0 on tool results (None: every token is the model's)."""
 
 
 def _window(entropy: Sequence[float], t: int, k: int) -> float:
@@ -233,7 +243,18 @@ class ArpoPlanner:
         for (g, _), got in zip(first, sample(first) if first else [], strict=True):
             i = len(trees[g])
             trees[g].append(
-                Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "initial", [], _own(got))
+                Branch(
+                    got.ids,
+                    got.logprobs,
+                    got.entropy,
+                    None,
+                    0,
+                    i,
+                    "initial",
+                    [],
+                    _own(got),
+                    got.mask,
+                )
             )
         h0 = [[_window(b.entropy, 0, self.window) for b in tree] for tree in trees]
         frontier = [(g, i) for g in range(groups) for i in range(len(trees[g]))]
@@ -278,6 +299,10 @@ class ArpoPlanner:
                         None
                         if own is None
                         else [p for p in parent.points or [] if p <= t] + [t + p for p in own],
+                        None
+                        if parent.mask is None and got.mask is None
+                        else (parent.mask or [1] * len(parent.ids))[:t]
+                        + (got.mask or [1] * len(got.ids)),
                     )
                 )
                 frontier.append((g, len(trees[g]) - 1))
@@ -287,13 +312,28 @@ class ArpoPlanner:
         for (g, _), got in zip(rest, sample(rest) if rest else [], strict=True):
             i = len(trees[g])
             trees[g].append(
-                Branch(got.ids, got.logprobs, got.entropy, None, 0, i, "supplement", [], _own(got))
+                Branch(
+                    got.ids,
+                    got.logprobs,
+                    got.entropy,
+                    None,
+                    0,
+                    i,
+                    "supplement",
+                    [],
+                    _own(got),
+                    got.mask,
+                )
             )
         return trees
 
 
 def _own(got: Sample) -> list[int] | None:
-    """A sample's branch points, checked to lie inside it."""
+    """A sample's branch points, checked to lie inside it (and its mask to cover it)."""
+    if got.mask is not None and len(got.mask) != len(got.ids):
+        raise ConfigError(
+            f"a sample's mask has {len(got.mask)} entries for its {len(got.ids)} tokens"
+        )
     if got.points is None:
         return None
     if any(not 0 < p <= len(got.ids) for p in got.points):
@@ -328,6 +368,20 @@ class ArpoRollout:
         self.calls = 0
         self.last_groups: list[list[Branch]] = []
         self._boundary: set[int] | None = None
+        self._tools: list[Callable[..., Any]] | None = None
+
+    def _take_tools(self, trainer: Any) -> list[Callable[..., Any]] | None:
+        """The standalone tools when the trainer calls tools (None: it does not).
+
+        ARPO runs the tool loop itself (it branches after tool results), so TRL's own
+        loop, which would continue the returned completions again, is switched off here:
+        the trainer's ``tools`` list is emptied on the first call (TRL still renders each
+        prompt with its environment's tools and passes the environments to the reward).
+        """
+        if self._tools is None and getattr(trainer, "tools", None):
+            self._tools = list(getattr(trainer, "_standalone_tools", None) or [])
+            trainer.tools = []
+        return self._tools
 
     def __call__(self, prompts: list[Any], trainer: Any) -> dict[str, Any]:
         """Sample ``len(prompts)`` completions: one ARPO group per ``num_generations`` run.
@@ -363,6 +417,13 @@ class ArpoRollout:
         # every prompt (TRL renders each with its environment's tools), one per group kept
         every, _, _ = trainer._tokenize_prompts(prompts)
         prompt_ids = [list(map(int, every[g])) for g in starts]
+        tools = self._take_tools(trainer)
+        environments = list(getattr(trainer, "environments", None) or [])
+        if tools is not None and environments and len(environments) != len(prompts):
+            raise ConfigError(
+                f"{len(environments)} environments for {len(prompts)} prompts; ARPO runs one "
+                "rollout per environment"
+            )
         step = int(trainer.state.global_step)
         self.calls += 1
         call_seed = derive_seed(self.seed, "arpo", step, self.calls)
@@ -380,7 +441,18 @@ class ArpoRollout:
             torch.random.fork_rng(devices=devices),
         ):
             torch.manual_seed(call_seed % 2**63)
-            sampler = _ModelSampler(model, trainer, prompt_ids)
+            sampler: _ModelSampler = (
+                _ModelSampler(model, trainer, prompt_ids)
+                if tools is None
+                else _ToolSampler(
+                    model,
+                    trainer,
+                    prompt_ids,
+                    environments=environments or [None] * len(prompts),
+                    size=size,
+                    tools=tools,
+                )
+            )
             groups = planner.run(len(starts), sampler, seed=derive_seed(call_seed, "branch"))
         self.last_groups = groups
         self._log(trainer, mode, groups)
@@ -390,14 +462,33 @@ class ArpoRollout:
                 out_prompts.append(prompt_ids[g])
                 out_ids.append(b.ids)
                 out_lps.append(b.logprobs)
-        return {
+        out: dict[str, Any] = {
             "prompt_ids": out_prompts,
             "completion_ids": out_ids,
-            # TRL's tool loop on the transformers path appends no logprobs (see module doc)
-            "logprobs": None if getattr(trainer, "tools", None) else out_lps,
+            "logprobs": out_lps,
             "arpo_kind": [b.kind for tree in groups for b in tree],
             "arpo_shared": [b.shared for tree in groups for b in tree],
         }
+        if isinstance(sampler, _ToolSampler):
+            done = [sampler.done[(g, k)] for g, tree in enumerate(groups) for k in range(len(tree))]
+            # TRL's loss mask: completion_mask x env_mask (0 on the tool results' tokens)
+            out["env_mask"] = [b.mask or [1] * len(b.ids) for tree in groups for b in tree]
+            out["completion_turns"] = [messages for messages, _, _ in done]
+            self._log_tools(trainer, mode, done)
+        return out
+
+    @staticmethod
+    def _log_tools(
+        trainer: Any, mode: str, done: list[tuple[list[dict[str, Any]], int, int]]
+    ) -> None:
+        """TRL's tool metrics (its own loop is off under ARPO): calls per rollout, failures."""
+        metrics = getattr(trainer, "_metrics", None)
+        if metrics is None:
+            return
+        calls = sum(c for _, c, _ in done)
+        failed = sum(f for _, _, f in done)
+        metrics[mode]["tools/call_frequency"].append(calls / max(len(done), 1))
+        metrics[mode]["tools/failure_frequency"].append(failed / calls if calls else 0.0)
 
     @staticmethod
     def _log(trainer: Any, mode: str, groups: list[list[Branch]]) -> None:
@@ -435,15 +526,20 @@ class _ModelSampler:
         return out
 
     def _batch(self, requests: list[tuple[int, list[int]]]) -> list[Sample]:
+        rows = [self.prompt_ids[g] + prefix for g, prefix in requests]
+        conts = self._generate(rows, [self.max_len - len(prefix) for _, prefix in requests])
+        logps, ents = self._score(rows, conts)
+        return [Sample(c, lp, en) for c, lp, en in zip(conts, logps, ents, strict=True)]
+
+    def _generate(self, rows: list[list[int]], budgets: list[int]) -> list[list[int]]:
+        """One sampled continuation of each row (at most its budget, cut after EOS)."""
         import copy
 
         import torch
 
+        if not rows or max(budgets) < 1:
+            return [[] for _ in rows]
         device = self.trainer.accelerator.device
-        rows = [self.prompt_ids[g] + prefix for g, prefix in requests]
-        budgets = [self.max_len - len(prefix) for _, prefix in requests]
-        if max(budgets) < 1:
-            return [Sample([], [], []) for _ in requests]
         width = max(map(len, rows))
         ids = torch.full((len(rows), width), self.pad, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
@@ -463,8 +559,7 @@ class _ModelSampler:
                 if tok in self.eos:
                     break
             conts.append(cont)
-        logps, ents = self._score(rows, conts)
-        return [Sample(c, lp, en) for c, lp, en in zip(conts, logps, ents, strict=True)]
+        return conts
 
     def _score(
         self, rows: list[list[int]], conts: list[list[int]]
@@ -507,3 +602,218 @@ class _ModelSampler:
             logps_out.append(chosen.cpu().tolist())
             ents_out.append(entropy.cpu().tolist())
         return logps_out, ents_out
+
+
+@dataclass
+class _Turns:
+    """What a prefix ending at a tool result holds: its messages and its tool calls."""
+
+    messages: list[dict[str, Any]]
+    calls: list[dict[str, Any]]
+    rounds: int
+    failed: int = 0
+
+
+@dataclass
+class _Rollout:
+    """One request's multi-turn rollout while it is sampled."""
+
+    env: Any
+    table: dict[str, Callable[..., Any]]
+    seq: list[int]
+    messages: list[dict[str, Any]]
+    calls: list[dict[str, Any]]
+    rounds: int
+    prefix: int
+    failed: int = 0
+    ids: list[int] = field(default_factory=list)
+    logprobs: list[float] = field(default_factory=list)
+    entropy: list[float] = field(default_factory=list)
+    mask: list[int] = field(default_factory=list)
+    points: list[int] = field(default_factory=list)
+
+
+def tool_table(
+    env: Any, standalone: Sequence[Callable[..., Any]] = ()
+) -> dict[str, Callable[..., Any]]:
+    """The tools a rollout may call: ``standalone`` plus ``env``'s public methods (as TRL)."""
+    import inspect
+
+    methods = [
+        getattr(env, name)
+        for name, _ in inspect.getmembers(type(env), predicate=inspect.isfunction)
+        if name not in ("reset", "get_reward") and not name.startswith("_")
+    ]
+    table: dict[str, Callable[..., Any]] = {}
+    for fn in [*standalone, *methods]:
+        if inspect.iscoroutinefunction(fn):
+            raise ConfigError(
+                f"tool {fn.__name__!r} is a coroutine; ARPO's tool loop runs synchronous tools "
+                "(make it a plain function, or use algorithm = grpo)"
+            )
+        table[fn.__name__] = fn
+    return table
+
+
+def run_tool_call(
+    table: Mapping[str, Callable[..., Any]], call: Mapping[str, Any]
+) -> tuple[str, Any, bool]:
+    """Run one parsed tool call as TRL's tool loop does: ``(name, result, ok)``.
+
+    A failing tool, an unknown name or a call that is not a function call is an
+    ``{"error": ...}`` result, never an exception (model output is untrusted).
+
+    Example:
+        >>> table = {"add": lambda a, b: a + b}
+        >>> run_tool_call(table, {"type": "function", "function": {"name": "add",
+        ...     "arguments": {"a": 1, "b": 2}}})
+        ('add', 3, True)
+        >>> run_tool_call(table, {"type": "function", "function": {"name": "mul",
+        ...     "arguments": {}}})
+        ('mul', {'error': 'Tool mul not found.'}, False)
+    """
+    if call.get("type") != "function":
+        name = str(call.get("name", "unknown"))
+        return name, {"error": f"Unsupported tool call type: {call.get('type')}"}, False
+    function = call.get("function") or {}
+    name = str(function.get("name"))
+    arguments = function.get("arguments") or {}
+    if name not in table:
+        return name, {"error": f"Tool {name} not found."}, False
+    try:
+        if not isinstance(arguments, Mapping):
+            raise TypeError(f"arguments must be an object, got {type(arguments).__name__}")
+        return name, table[name](**arguments), True
+    except Exception as e:  # a tool's failure is the model's outcome, not a crash
+        return name, {"error": str(e)}, False
+
+
+class _ToolSampler(_ModelSampler):
+    """Samples whole multi-turn rollouts: turn, tool calls on the rollout's environment,
+    the tool results' tokens (as TRL's tool loop appends them), the next turn, ...
+
+    Completion ``k`` of group ``g`` (the ``k``-th request for ``g``, in the planner's
+    order) runs in environment ``g * size + k``; a branch first replays on it the tool
+    calls of its shared prefix, so its environment holds the state the prefix left. Each
+    sample's points are the ends of its tool results; its mask is 0 on their tokens.
+    """
+
+    def __init__(
+        self,
+        model: Any,
+        trainer: Any,
+        prompt_ids: list[list[int]],
+        *,
+        environments: Sequence[Any],
+        size: int,
+        tools: Sequence[Callable[..., Any]],
+    ) -> None:
+        super().__init__(model, trainer, prompt_ids)
+        self.environments = list(environments)
+        self.size = size
+        self.standalone = list(tools)
+        self.rounds = int(trainer.max_tool_calling_iterations)
+        names = getattr(trainer, "_batch_environments", None) or [None] * len(environments)
+        env_tools = getattr(trainer, "_env_tools", None) or {}
+        self.schemas = [
+            env_tools.get(names[g * size], self.standalone) for g in range(len(prompt_ids))
+        ]
+        config = getattr(model.config, "text_config", None) or model.config
+        self.max_model_len = int(getattr(config, "max_position_embeddings", 1 << 30))
+        self.slots = [0] * len(prompt_ids)
+        self.history: list[dict[tuple[int, ...], _Turns]] = [{} for _ in prompt_ids]
+        #: ``(group, slot) -> (messages, calls made, failed calls)`` of every finished rollout.
+        self.done: dict[tuple[int, int], tuple[list[dict[str, Any]], int, int]] = {}
+        tok = trainer.processing_class
+        self.tokenizer = getattr(tok, "tokenizer", tok)
+
+    def _batch(self, requests: list[tuple[int, list[int]]]) -> list[Sample]:
+        from trl.chat_template_utils import parse_response
+
+        states: list[_Rollout] = []
+        keys: list[tuple[int, int]] = []
+        for g, prefix in requests:
+            slot = self.slots[g]
+            self.slots[g] += 1
+            if slot >= self.size:
+                raise ConfigError(
+                    f"group {g} asked for more than num_generations={self.size} rollouts"
+                )
+            env = self.environments[g * self.size + slot]
+            table = tool_table(env, self.standalone)
+            past = _Turns([], [], 0)
+            if prefix:
+                found = self.history[g].get(tuple(prefix))
+                if found is None:
+                    raise ConfigError("an ARPO branch point is not the end of a tool result")
+                past = found
+                for call in past.calls:  # the branch's environment takes the prefix's state
+                    run_tool_call(table, call)
+            states.append(
+                _Rollout(
+                    env,
+                    table,
+                    self.prompt_ids[g] + list(prefix),
+                    [dict(m) for m in past.messages],
+                    list(past.calls),
+                    past.rounds,
+                    len(prefix),
+                    past.failed,
+                )
+            )
+            keys.append((g, slot))
+        active = list(range(len(states)))
+        while active:
+            rows = [states[j].seq for j in active]
+            budgets = [self.max_len - states[j].prefix - len(states[j].ids) for j in active]
+            conts = self._generate(rows, budgets)
+            logps, ents = self._score(rows, conts)
+            still: list[int] = []
+            for j, cont, lp, en in zip(active, conts, logps, ents, strict=True):
+                st = states[j]
+                before = list(st.seq)
+                st.seq += cont
+                st.ids += cont
+                st.logprobs += lp
+                st.entropy += en
+                st.mask += [1] * len(cont)
+                if not cont:
+                    continue
+                message = parse_response(
+                    self.tokenizer, cont, prefix=before, tools=self.schemas[keys[j][0]]
+                )
+                st.messages.append(message)
+                wanted = message.get("tool_calls") or []
+                if not wanted or st.rounds >= self.rounds:
+                    continue
+                results = []
+                for call in wanted:
+                    name, result, ok = run_tool_call(st.table, call)
+                    st.failed += not ok
+                    content = result if isinstance(result, list) else str(result)
+                    results.append({"role": "tool", "name": name, "content": content})
+                suffix = list(self.trainer._get_tool_suffix_ids(results))
+                total = st.prefix + len(st.ids) + len(suffix)
+                if total > self.max_len or len(st.seq) + len(suffix) >= self.max_model_len:
+                    continue  # as TRL: a tool result that does not fit ends the rollout
+                st.messages += results
+                st.calls += [dict(c) for c in wanted]
+                st.rounds += 1
+                st.seq += suffix
+                st.ids += suffix
+                st.logprobs += [0.0] * len(suffix)
+                st.entropy += [0.0] * len(suffix)
+                st.mask += [0] * len(suffix)
+                st.points.append(len(st.ids))
+                key = tuple(st.seq[len(self.prompt_ids[keys[j][0]]) :])
+                self.history[keys[j][0]][key] = _Turns(
+                    [dict(m) for m in st.messages], list(st.calls), st.rounds, st.failed
+                )
+                if st.prefix + len(st.ids) < self.max_len:
+                    still.append(j)
+            active = still
+        out: list[Sample] = []
+        for key, st in zip(keys, states, strict=True):
+            self.done[key] = (st.messages, len(st.calls), st.failed)
+            out.append(Sample(st.ids, st.logprobs, st.entropy, tuple(st.points), st.mask))
+        return out

@@ -443,11 +443,16 @@ class TrainingReward:
         ground_truth: Sequence[str] | None = None,
         mode: Sequence[str] | None = None,
         environments: Sequence[Any] | None = None,
+        completion_turns: Sequence[Any] | None = None,
         log_metric: Any = None,
         log_extra: Any = None,
         **columns: Any,
     ) -> list[float]:
         """One gated reward per completion (see the class docstring).
+
+        ``completion_turns`` (ARPO in ``tools`` mode, whose sampler runs the tool loop
+        itself): each completion's turns (assistant turns with ``tool_calls``, ``tool``
+        turns), scored in place of TRL's one-message parse of the whole sequence.
 
         Raises:
             ConfigError: without completions and the ground_truth column.
@@ -458,6 +463,8 @@ class TrainingReward:
                 "the gated reward needs completions and the ground_truth column; train on a "
                 "file written by `closurebench export grpo`"
             )
+        if completion_turns is not None:
+            completions = completion_turns
         truths = self.truths(ground_truth, environments)
         modes = [self.mode] * len(truths) if self.mode else list(mode or [])
         if len(modes) != len(truths):
