@@ -1320,8 +1320,12 @@ against the view its environment drew. The size curriculum is a list of stages (
 checkpoints cover all of it. `--algorithm arpo` samples each group with ARPO's
 entropy-triggered partial rollouts (TRL's `rollout_func`; `initial_rollouts`,
 `beam_size`, `branch_probability`, `entropy_weight`) and trains with the GRPO estimator
-over the branched group; branching happens within the model's first turn (TRL appends
-tool results after the sampler returns), see `closurebench.train.arpo`. `use_vllm = true`
+over the branched group. With `--mode tools` the ARPO sampler runs the tool loop itself
+(TRL's own loop is switched off): it branches at the end of every tool result, where the
+entropy of the next tokens rises (ARPO's rule), a branch replays its prefix's tool calls
+on its own environment, the loss mask is 0 on the tool results, and the reward reads each
+completion's turns; without tools it branches at the text's step boundaries (newlines,
+closing tags). See `closurebench.train.arpo`. `use_vllm = true`
 generates with vLLM (TRL's `use_vllm`; not with ARPO). TRL has no prompt-length limit of
 its own: rows longer than `grpo.max_prompt_length` tokens are dropped before training."""
 
