@@ -79,7 +79,8 @@ def test_the_recipe_runs_sft_then_rl_through_both_phases(
         rl_overrides={
             "optim": {"batch_size": 2},
             "grpo": {"num_generations": 4, "mini_batch_size": 2, "max_completion_length": 24,
-                     "max_prompt_length": None, "max_tool_calls": 1},
+                     "max_prompt_length": None, "max_tool_calls": 1,
+                     "tools": ["shortest_path"]},  # one tool schema: a shorter prompt
         },
     )  # fmt: skip
     said: list[str] = []
