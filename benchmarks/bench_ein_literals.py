@@ -13,6 +13,12 @@ each with the array path (the default) and with the node path forced
 breadth-first search per node (``scipy.sparse.csgraph.breadth_first_order``) on the same
 graph, given as a CSR matrix (no text to read). Every route's closure size is checked
 equal before its time is reported.
+
+A second table splits the whole program by stage (issue 42 item 5): ``parse``
+(``parser.parse``), ``check`` (``shapes.check_program``), ``run``
+(``evaluator.evaluate``) and the whole ``ein.run``, for the literal on one line and for the
+same literal spread over lines (four edges a line, a ``//`` comment inside), each
+divided by the scipy BFS median.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 import scipy.sparse as sp
@@ -29,6 +36,9 @@ from scipy.sparse.csgraph import breadth_first_order
 
 from closurebench import ein
 from closurebench.ein import parser
+from closurebench.ein.evaluator import evaluate
+from closurebench.ein.limits import DEFAULT_LIMITS
+from closurebench.ein.shapes import check_program
 
 
 def _time(fn: Callable[[], object], repeats: int) -> tuple[float, float, object]:
@@ -39,6 +49,24 @@ def _time(fn: Callable[[], object], repeats: int) -> tuple[float, float, object]
         fn()
         xs.append((time.perf_counter() - t) * 1e3)
     return statistics.median(xs), min(xs), out
+
+
+def _stage_rows(
+    programs: list[tuple[str, str]], repeats: int
+) -> list[tuple[str, list[tuple[float, float]], float]]:
+    """``(label, [(median, min) ms of parse, check, run, whole], closure size)`` per program."""
+    rows = []
+    for label, src in programs:
+        prog = parser.parse(src)
+        stages = [
+            _time(partial(parser.parse, src), repeats)[:2],
+            _time(partial(check_program, prog, DEFAULT_LIMITS), repeats)[:2],
+            _time(partial(evaluate, prog, DEFAULT_LIMITS), repeats)[:2],
+        ]
+        med, mn, res = _time(partial(ein.run, src), repeats)
+        stages.append((med, mn))
+        rows.append((label, stages, float(res.value)))  # type: ignore[attr-defined]
+    return rows
 
 
 def main() -> None:
@@ -55,6 +83,9 @@ def main() -> None:
     literal = "[" + ",".join(f"[{u},{v}]" for u, v in edges) + "]"
     stmt = f"A = edges({literal}, {n})\n:print sum(A)"
     program = f"A = edges({literal}, {n})\nT = tc(A)\n:print sum(T)"
+    lines = [",".join(f"[{u},{v}]" for u, v in edges[k : k + 4]) for k in range(0, len(edges), 4)]
+    spread = "[ // the edges, four a line\n  " + ",\n  ".join(lines) + "\n]"
+    program_lines = f"A = edges({spread}, {n})\nT = tc(A)\n:print sum(T)"
 
     def bfs_closure() -> float:
         rows, cols = zip(*edges, strict=True)
@@ -87,6 +118,18 @@ def main() -> None:
             f"| Ein, {label} | {ms:.1f} ({mn:.1f}) | {mp_:.1f} ({mnp:.1f}) | {mp_ / med_b:.2f}× |"
         )
     print(f"| scipy BFS per node (CSR given) | – | {med_b:.1f} ({min_b:.1f}) | 1.00× |")
+    print()
+    stage_rows = _stage_rows(
+        [("literal on one line", program), ("literal over lines, a comment", program_lines)],
+        args.repeats,
+    )
+    assert all(row[2] == bfs_total for row in stage_rows), (stage_rows, bfs_total)
+    print("| Ein `tc` program | parse ms | check ms | run ms | whole ms | whole / scipy BFS |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, stages, _ in stage_rows:
+        cells = " | ".join(f"{m:.1f} ({mn:.1f})" for m, mn in stages)
+        print(f"| {label} | {cells} | {stages[3][0] / med_b:.2f}× |")
+    print(f"| scipy BFS per node (CSR given) | – | – | – | {med_b:.1f} ({min_b:.1f}) | 1.00× |")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ guarded path fails, machine noise does not. ``benchmarks/`` holds the real measu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -38,12 +39,14 @@ def _python_workload() -> object:
 
 
 def test_ein_tc_program_stays_near_scipy_bfs_per_node() -> None:
-    # Issue 14's target: the whole Ein program (literal parse + tc) within 2x of scipy's
-    # BFS from every node; measured 0.42x at n = 400 (0.36x at n = 1,000).
+    # Issue 14's target was within 2x of scipy's BFS from every node; issue 42 item 5's is
+    # at most 1x, for the literal on one line and spread over lines with a comment (the
+    # array path reads both): measured 0.20x and 0.18x at n = 400 (0.42x and 2.66x before
+    # item 5; 0.23x at n = 1,000, benchmarks/bench_ein_literals.py).
     n = 400
     g = erdos_renyi_out_degree(rng(0, "perf-guard", "tc"), n, 10)
     pairs = ", ".join(f"[{u}, {v}]" for u, v in g.edges)
-    program = f"A = edges([{pairs}], {n})\nT = tc(A)\n:print sum(T)\n"
+    spread = ",\n  ".join(f"[{u}, {v}]" for u, v in g.edges)
     matrix = to_scipy_sparse(g)
 
     def scipy_closure() -> np.ndarray:
@@ -52,10 +55,12 @@ def test_ein_tc_program_stays_near_scipy_bfs_per_node() -> None:
             out[s, breadth_first_order(matrix, s, return_predecessors=False)] = True
         return out
 
-    ours = ein.run(program).value
-    assert int(ours) == int(scipy_closure().sum())  # the same closure, counted two ways
-    ratio = _cpu(lambda: ein.run(program)) / _cpu(scipy_closure)
-    assert ratio < 2.0, f"Ein tc program takes {ratio:.2f}x scipy BFS-per-node (was 0.42x)"
+    expected = int(scipy_closure().sum())
+    for literal in (f"[{pairs}]", f"[ // the edges\n  {spread}\n]"):
+        program = f"A = edges({literal}, {n})\nT = tc(A)\n:print sum(T)\n"
+        assert int(ein.run(program).value) == expected  # the same closure, counted two ways
+        ratio = _cpu(functools.partial(ein.run, program)) / _cpu(scipy_closure)
+        assert ratio < 1.0, f"Ein tc program takes {ratio:.2f}x scipy BFS-per-node (was 0.2x)"
 
 
 def test_verified_closurebench_generation_rate() -> None:

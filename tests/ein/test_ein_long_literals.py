@@ -124,3 +124,68 @@ def test_the_array_path_stays_faster_than_the_node_path(monkeypatch: pytest.Monk
         m.setattr(parser, "LAZY_LITERAL_CHARS", 10**9)
         slow = best()
     assert slow / fast > 3, (slow, fast)
+
+
+def _spread(literal: str, seed: int, comments: bool) -> str:
+    """``literal`` with newlines (and ``//`` comments) after some of its commas."""
+    r = random.Random(seed)
+    out = []
+    for ch in literal:
+        out.append(ch)
+        if ch == "," and r.random() < 0.3:
+            out.append((" // a comment, [1, 2]" if comments and r.random() < 0.5 else "") + "\n")
+            out.append(" " * r.randrange(3))
+    return "".join(out)
+
+
+def _tree(statements: tuple[Statement, ...] | None) -> str:
+    return repr(tuple(statements or ())).replace("LazyListLiteral(", "ListLiteral(")
+
+
+_LONG_ROW = "[" + ",".join(str(x % 2) for x in range(200)) + "]"  # a row of 399 characters
+
+
+@pytest.mark.parametrize("comments", [False, True])
+@pytest.mark.parametrize(
+    "literal",
+    [
+        _pairs(60, 500, seed=4),
+        "[" + ",".join(f"-{x}.5e-1" for x in range(300)) + "]",  # a vector, signs, exponents
+        "[" + ",".join([_LONG_ROW] * 3) + "]",  # rows long enough for the array path alone
+        "[" + ",".join(["[1,2]"] * 150) + ",[1]]",  # ragged: the node path's error
+        "[" + ",".join(["1"] * 150) + ",1e400]",  # overflow: the node path's error
+        "[" + ",".join(["1."] * 200) + "]",  # not JSON: the node path
+        "[" + ",".join(["[[1]]"] * 100) + "]",  # three levels: the node path's error
+    ],
+)
+def test_literals_over_several_lines_read_as_the_node_path_and_lark_do(
+    literal: str, comments: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for seed in range(3):
+        spread = _spread(literal, seed, comments)
+        src = f"// spread\nX = sum({spread}\n)\n:print X\nY = {spread}"
+        if "\n" not in spread:
+            continue
+        fast = _fast_parse(src)
+        with monkeypatch.context() as m:
+            m.setattr(parser, "LAZY_LITERAL_CHARS", 10**9)
+            eager = _fast_parse(src)
+        assert (fast is None) == (eager is None)  # None: lark reads it (and its error)
+        if fast is not None:
+            slow = cast("tuple[Statement, ...] | None", _parser().parse(src))
+            # Lazy nodes built on demand: the same tree, spans and values (a lazy node is
+            # a ListLiteral, so the trees are compared with the class names made alike).
+            assert _tree(fast) == _tree(slow) == _tree(eager)
+        assert _outcome(src) == _eager(monkeypatch, src)
+
+
+def test_a_multi_line_edge_list_takes_the_array_path() -> None:
+    rows = _pairs(300, 2000)[1:-1].replace("],[", "],\n  [")
+    src = f"A = edges([ // the graph\n  {rows}\n], 300)\nT = tc(A)\n:print sum(T)"
+    call = parse(src).statements[0].value
+    assert isinstance(call, Call)
+    node = call.args[0]
+    assert isinstance(node, LazyListLiteral) and node.array.shape[1] == 2
+    assert (node.span.line, node.span.column) == (1, 11)
+    # The statements after the literal keep their lines and columns.
+    assert parse(src).statements[1].span.line == src.count("\n")

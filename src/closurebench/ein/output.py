@@ -81,7 +81,14 @@ def line_bounds(label: str, shape: tuple[int, ...]) -> tuple[int, int]:
 
 
 def _entry_chars(values: np.ndarray) -> int:
-    """Characters of the entries' texts: exact for integral ones, 24 for any other."""
+    """Characters of the entries' texts: exact for integral ones, 24 for any other.
+
+    Entries all in ``[0, 10)`` (0/1 matrices, small counts) take one character each when
+    integral: two reductions and one comparison instead of the digit count.
+    """
+    if values.size and values.min() >= 0.0 and values.max() < 10.0:  # NaN fails both
+        integral = int(np.count_nonzero(values.astype(np.uint8) == values))
+        return integral + MAX_ENTRY_CHARS * (values.size - integral)
     mag = np.abs(values)
     integral = (values == np.floor(values)) & (mag < _EXACT)
     digits = 1 + np.searchsorted(_POW10, mag, side="right") + (values < 0)

@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -37,6 +38,9 @@ from closurebench.ein.limits import DEFAULT_LIMITS, Limits
 __all__ = ["parse", "with_source"]
 
 _GRAMMAR = resources.files("closurebench.ein").joinpath("grammar.lark").read_text("utf-8")
+
+# Integers read as floats, as Ein reads every number.
+_JSON = json.JSONDecoder(parse_int=float)
 
 _OPEN = {"LPAR", "LSQB"}
 _CLOSE = {"RPAR", "RSQB"}
@@ -281,7 +285,12 @@ class LazyListLiteral(ast.ListLiteral):
     def items(self) -> tuple[ast.Number | ast.ListLiteral, ...]:
         """The item nodes, as :func:`_numlist` builds them (built once, on first access)."""
         if self._items is None:
-            object.__setattr__(self, "_items", _numlist(*self._source).items)
+            text, line, col0, pos0 = self._source
+            if "\n" in text:  # read from a multi-line literal: the node path's own nodes
+                items = _Fast(text, line=line, column=col0, offset=pos0, arrays=False)._list().items
+            else:
+                items = _numlist(text, line, col0, pos0).items
+            object.__setattr__(self, "_items", items)
         return cast(tuple[ast.Number | ast.ListLiteral, ...], self._items)
 
 
@@ -308,6 +317,72 @@ def _literal(text: str, line: int, col0: int, pos0: int) -> ast.ListLiteral:
     array.setflags(write=False)
     span = ast.Span(line, col0, pos0, pos0 + len(text))
     return LazyListLiteral(span, array.ndim + 1, array, (text, line, col0, pos0))
+
+
+# Characters a plain number list may hold; JSON also reads ``NaN``, ``Infinity``, strings,
+# ``true``... none of which is an Ein number list.
+_NOT_NUMLIST = re.compile(r"[^0-9eE.+\-\[\], \t\r\n]")
+
+
+def _blank_comments(source: str) -> str:
+    """``source`` with every ``//`` comment turned into as many spaces (offsets kept).
+
+    Example:
+        >>> _blank_comments("[1, // one\\n 2]")
+        '[1,       \\n 2]'
+    """
+    if "//" not in source:
+        return source
+    return _COMMENT.sub(lambda m: " " * len(m.group()), source)
+
+
+_COMMENT = re.compile(r"//[^\n]*")
+
+
+def _array_literal(
+    read: str, source: str, pos: int, line: int, column: int, offset: int = 0
+) -> LazyListLiteral | None:
+    """The array-path node of the long number list opening at ``source[pos]``, else None.
+
+    One JSON read from ``pos`` finds the list's end and its values at once (no regex pass
+    over the text first). It is taken only when the list is at least
+    :data:`LAZY_LITERAL_CHARS` long, holds nothing but numbers, brackets, commas and
+    blanks (newlines and comments included: inside brackets they are blanks to Ein too)
+    and reads as a
+    non-empty finite rank-1 or rank-2 array; anything else returns None and is tokenised
+    as before (the ``NUMLIST`` token, or bracket by bracket), so every error keeps its
+    located message. On one line, such a list is exactly a ``NUMLIST`` token (JSON's
+    numbers and blanks are a subset of Ein's); over several lines its nodes are the node
+    path's, built on demand.
+
+    Args:
+        read: ``source`` with its comments blanked (:func:`_blank_comments`).
+        source: The text being tokenised.
+        pos: Where the ``[`` is in ``source``.
+        line: Its line.
+        column: Its column.
+        offset: The program offset of ``source[0]``.
+    """
+    import numpy as np
+
+    try:
+        value, end = _JSON.raw_decode(read, pos)
+    except (ValueError, RecursionError):
+        return None
+    if end - pos < LAZY_LITERAL_CHARS or not isinstance(value, list):
+        return None
+    if _NOT_NUMLIST.search(read, pos, end) is not None:
+        return None
+    try:
+        array = np.array(value, dtype=np.float64)
+    except (ValueError, TypeError):
+        return None
+    if array.ndim not in (1, 2) or array.size == 0 or not np.isfinite(array).all():
+        return None
+    array.setflags(write=False)
+    span = ast.Span(line, column, offset + pos, offset + end)
+    text = source[pos:end]
+    return LazyListLiteral(span, array.ndim + 1, array, (text, line, column, offset + pos))
 
 
 class _NotFast(Exception):
@@ -342,14 +417,28 @@ class _Fast:
     It builds exactly the tree lark + :class:`_Build` would, and raises
     :class:`_NotFast` at anything unusual (any syntax error included), so every error
     message still comes from lark. Tokens are ``(type, text, start, end, line, column)``.
+
+    Args:
+        source: The text to read.
+        line: The line of ``source[0]`` (for reading a piece of a program).
+        column: The column of ``source[0]``.
+        offset: The program offset of ``source[0]``.
+        arrays: Read long number lists spanning lines by :func:`_array_literal` too
+            (off when the node path rebuilds such a list's nodes).
     """
 
-    __slots__ = ("i", "toks")
+    __slots__ = ("i", "lists", "toks")
 
-    def __init__(self, source: str) -> None:
+    def __init__(
+        self, source: str, *, line: int = 1, column: int = 1, offset: int = 0, arrays: bool = True
+    ) -> None:
         toks: list[tuple[str, str, int, int, int, int]] = []
-        line, line_start, pos, depth, after_newline = 1, 0, 0, 0, True
+        #: Array-path nodes of the NUMLIST tokens that span lines, by start offset.
+        lists: dict[int, ast.ListLiteral] = {}
+        line_start, pos, depth, after_newline = 1 - column, 0, 0, True
         n = len(source)
+        arrays = arrays and n >= LAZY_LITERAL_CHARS
+        read = _blank_comments(source) if arrays else source
         match = _FAST_TOKEN.match
         numlist = _FAST_NUMLIST.match
         ops = _FAST_OPS
@@ -361,7 +450,9 @@ class _Fast:
             end = m.end()
             if kind == "NL":
                 if depth == 0 and not after_newline:
-                    toks.append(("_NL", "\n", pos, end, line, pos - line_start + 1))
+                    toks.append(
+                        ("_NL", "\n", offset + pos, offset + end, line, pos - line_start + 1)
+                    )
                     after_newline = True
                 line += 1
                 line_start = end
@@ -369,19 +460,31 @@ class _Fast:
                 pass
             else:
                 text = m.group()
+                col, at_line = pos - line_start + 1, line
                 if kind == "OP":
                     kind = ops[text]
-                    if kind == "LSQB" and (m := numlist(source, pos)) is not None:
+                    node = None
+                    if kind == "LSQB" and arrays:
+                        node = _array_literal(read, source, pos, line, col, offset)
+                    if node is not None:
+                        kind, end = "NUMLIST", node.span.end - offset
+                        text = source[pos:end]
+                        lists[offset + pos] = node
+                        if (newlines := text.count("\n")) > 0:
+                            line += newlines
+                            line_start = pos + text.rfind("\n") + 1
+                    elif kind == "LSQB" and (m := numlist(source, pos)) is not None:
                         kind, text, end = "NUMLIST", m.group(), m.end()
                     elif kind == "LPAR" or kind == "LSQB":
                         depth += 1
                     elif (kind == "RPAR" or kind == "RSQB") and depth > 0:
                         depth -= 1
-                toks.append((kind, text, pos, end, line, pos - line_start + 1))
+                toks.append((kind, text, offset + pos, offset + end, at_line, col))
                 after_newline = False
             pos = end
-        toks.append(("$END", "", n, n, line, n - line_start + 1))
+        toks.append(("$END", "", offset + n, offset + n, line, n - line_start + 1))
         self.toks = toks
+        self.lists = lists
         self.i = 0
 
     def _peek(self) -> str:
@@ -494,7 +597,7 @@ class _Fast:
             return self._list()
         if kind == "NUMLIST":
             self.i += 1
-            return _literal(tok[1], tok[4], tok[5], tok[2])
+            return self._numlist(tok)
         if kind == "LPAR":
             self.i += 1
             inner = self._expr()
@@ -525,7 +628,7 @@ class _Fast:
                     items.append(self._list())
                 elif tok[0] == "NUMLIST":
                     self.i += 1
-                    items.append(_literal(tok[1], tok[4], tok[5], tok[2]))
+                    items.append(self._numlist(tok))
                 elif tok[0] == "MINUS":
                     self.i += 1
                     num = self._number(self._take("NUMBER"))
@@ -539,6 +642,10 @@ class _Fast:
         close = self._take("RSQB")
         span = ast.Span(open_[4], open_[5], open_[2], close[3])
         return ast.ListLiteral(span, tuple(items), _depth(*items))
+
+    def _numlist(self, tok: tuple[str, str, int, int, int, int]) -> ast.ListLiteral:
+        node = self.lists.get(tok[2])
+        return node if node is not None else _literal(tok[1], tok[4], tok[5], tok[2])
 
     @staticmethod
     def _number(tok: tuple[str, str, int, int, int, int]) -> ast.Number:

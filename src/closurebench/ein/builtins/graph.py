@@ -62,6 +62,28 @@ def _fmt(x: float) -> str:
     return int_text(int(x)) if float(x).is_integer() else repr(float(x))
 
 
+def _first_bad_node(flat: np.ndarray, n: int | None) -> int:
+    """Index of the first entry of ``flat`` that is not a valid node id, else ``flat.size``.
+
+    A valid id is a finite integer ``>= 0`` (and ``< n`` when ``n`` is given): one
+    vectorised pass, so :func:`edges_plan` walks edges in Python only from the first bad
+    one (to word its error) instead of over all of them.
+
+    Example:
+        >>> _first_bad_node(np.array([0.0, 1.0, 2.5, -1.0]), None)
+        2
+        >>> _first_bad_node(np.array([0.0, 3.0]), 3), _first_bad_node(np.array([0.0, 1.0]), 3)
+        (1, 2)
+    """
+    with np.errstate(invalid="ignore"):
+        ok = np.isfinite(flat) & (flat == np.floor(flat)) & (flat >= 0)
+        if n is not None:
+            ok &= flat < n
+    if ok.all():
+        return int(flat.size)
+    return int(np.argmin(ok))
+
+
 def edges_plan(lst: np.ndarray, n: int | None) -> tuple[str, int]:
     """Classify and validate the ``edges`` argument; return ``(form, N)``.
 
@@ -81,7 +103,9 @@ def edges_plan(lst: np.ndarray, n: int | None) -> tuple[str, int]:
             f"rank-{lst.ndim} value of shape {lst.shape}"
         )
     if lst.shape[1] == 2 or lst.shape[0] == 0:
-        for k, (u, v) in enumerate(lst.reshape(-1, 2).tolist()):
+        flat = lst.reshape(-1)
+        bad = _first_bad_node(flat, n)
+        for k, (u, v) in enumerate(lst.reshape(-1, 2)[bad // 2 :].tolist(), start=bad // 2):
             for node in (u, v):
                 if not float(node).is_integer():
                     raise NonIntegerIndexError(
@@ -197,26 +221,35 @@ _TC_BYTES_PER_EDGE = 112
 _QUERY_BYTES_PER_EDGE = 40
 
 
-def graph_scratch(fname: str, a: np.ndarray) -> int:
+def graph_scratch(fname: str, a: np.ndarray, *, edges: int | None = None) -> int:
     """Upper bound of the bytes a closure builtin allocates on adjacency matrix ``a``.
 
     The result (float64), the boolean edge mask of the dense-to-sparse conversion
     (1 byte per entry, plus 1 byte per entry for ``tc``'s unpacked bitsets) and the
     sparse graph, condensation and bitsets (per edge).
 
+    Args:
+        fname: The builtin (``"tc"``, ``"reach"``, ...).
+        a: Its square adjacency matrix.
+        edges: The number of nonzero entries of ``a``, when the caller has counted them.
+
     Example:
         >>> graph_scratch("tc", np.eye(10)), graph_scratch("reach", np.eye(10))
         (2120, 580)
     """
     n = int(a.shape[0])
-    edges_ = int(np.count_nonzero(a))
+    edges_ = int(np.count_nonzero(a)) if edges is None else edges
     if fname == "tc":
         return 10 * n * n + _TC_BYTES_PER_EDGE * edges_
     return n * n + _QUERY_BYTES_PER_EDGE * edges_ + 8 * n
 
 
+def _charge_what(fname: str, a: np.ndarray) -> str:
+    return f"{fname}(...) on a {a.shape[0]}-node graph"
+
+
 def _charge_graph(fname: str, a: np.ndarray) -> None:
-    charge(graph_scratch(fname, a), f"{fname}(...) on a {a.shape[0]}-node graph")
+    charge(graph_scratch(fname, a), _charge_what(fname, a))
 
 
 def _tc_tick() -> None:
@@ -239,8 +272,12 @@ def tc(a: np.ndarray, *, limits: Limits = DEFAULT_LIMITS) -> np.ndarray:
         >>> tc(np.array([[0.0, 1.0], [1.0, 0.0]])).tolist()
         [[1.0, 1.0], [1.0, 1.0]]
     """
-    _charge_graph("tc", _adj("tc", a))
-    return _graph_call("tc", functools.partial(closure.tc, tick=_tc_tick), a)
+    mask = _adj("tc", a) != 0
+    charge(graph_scratch("tc", a, edges=int(np.count_nonzero(mask))), _charge_what("tc", a))
+    # The boolean edge mask feeds the closure (no second float comparison there) once its
+    # entries are known finite; otherwise the float matrix goes, for the closure's error.
+    finite = np.isfinite(a.reshape(-1)[np.flatnonzero(mask)]).all()
+    return _graph_call("tc", functools.partial(closure.tc, tick=_tc_tick), mask if finite else a)
 
 
 @builtin("reach", Param("A", ranks=_MATRIX), Param("i", "index"), infer=_infer_vector("reach"))
