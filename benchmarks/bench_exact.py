@@ -115,11 +115,23 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--colouring-only", action="store_true", help="time only the colouring methods")
     ap.add_argument(
+        "--densities",
+        nargs="+",
+        default=["grit", "0.5"],
+        help=(
+            "colouring-only: edge probabilities to sweep ('grit' = p ~ U[0.1, 0.3]; "
+            "default: grit 0.5)"
+        ),
+    )
+    ap.add_argument(
         "--colouring-methods",
         nargs="+",
         default=["dsatur", "sat", "ilp"],
-        choices=["dsatur", "sat", "ilp"],
-        help="colouring methods to time (default all; the first one given is the reference)",
+        choices=["dsatur", "sat", "ilp", "auto"],
+        help=(
+            "colouring methods to time (default dsatur sat ilp; the first one given is the "
+            "reference; auto = the default, DSATUR or SAT by size and density)"
+        ),
     )
     args = ap.parse_args(argv)
     tl = args.time_limit
@@ -134,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         "dsatur": "DSATUR B&B",
         "sat": "SAT (CaDiCaL, cube and conquer, child processes)",
         "ilp": "HiGHS assignment ILP",
+        "auto": "auto (the default)",
     }
 
     def colouring(n: int, e: Edges, label: str, k: int) -> None:
@@ -155,7 +168,8 @@ def main(argv: list[str] | None = None) -> int:
         for k in range(args.graphs):
             edges = er_graph(n, "grit", k)
             if args.colouring_only:
-                for density, label in (("grit", "0.1–0.3"), ("0.5", "0.5")):
+                for density in args.densities:
+                    label = "0.1–0.3" if density == "grit" else density
                     e = edges if density == "grit" else er_graph(n, density, k)
                     colouring(n, e, label, k)
                 print(f"n={n} graph {k + 1}/{args.graphs} done", file=sys.stderr, flush=True)

@@ -374,3 +374,90 @@ def test_sat_child_reports_a_bad_job_as_a_solver_error() -> None:
         solve_in_child({"op": "improve", "colouring": [0], "budget": 1}, Deadline(30.0, "x"))
     with pytest.raises(SolverError, match="unknown op"):
         solve_in_child({"op": "nope"}, Deadline(30.0, "x"))
+
+
+def test_auto_picks_the_rule_method() -> None:
+    from closurebench.graphs.exact.coloring import (
+        AUTO_SAT_MIN_DENSITY,
+        AUTO_SAT_MIN_N,
+        DEFAULT_COLOURING_METHOD,
+        auto_method,
+    )
+
+    assert DEFAULT_COLOURING_METHOD == "auto"
+    n = AUTO_SAT_MIN_N
+    pairs = n * (n - 1) // 2
+    dense = -(-int(AUTO_SAT_MIN_DENSITY * pairs * 1000) // 1000)  # ceil, exact enough here
+    assert auto_method(n, pairs) == "sat"
+    assert auto_method(n, dense + 1) == "sat"
+    assert auto_method(n, dense - 2) == "dsatur"
+    assert auto_method(n - 1, (n - 1) * (n - 2) // 2) == "dsatur"  # complete, but too small
+    assert auto_method(1, 0) == auto_method(2, 1) == "dsatur"
+    # The certificate names the method that ran: DSATUR on a small graph.
+    assert chromatic_number(12, gnp("auto", 0, 12, 0.6)).certificate.method == "dsatur-bnb"
+
+
+def test_auto_runs_sat_on_large_dense_graphs(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Lower the rule's threshold instead of solving a graph at n >= 50 (test budget).
+    from closurebench.graphs.exact import coloring
+
+    monkeypatch.setattr(coloring, "AUTO_SAT_MIN_N", 10)
+    edges = gnp("auto-sat", 0, 14, 0.6)
+    r = chromatic_number(14, edges)
+    assert r.certificate.method == "sat-cadical195"
+    assert r.colouring == chromatic_number(14, edges, method="dsatur").colouring
+
+
+def test_every_method_returns_the_canonical_colouring() -> None:
+    # DSATUR's colouring is the canonical one; SAT and the ILP map to it (n <= 30).
+    for k in range(24):
+        g = rng(0, "test", "colour-canonical", k)
+        n = int(g.integers(6, 31))
+        edges = gnp("colour-canonical", k, n, float(g.uniform(0.15, 0.7)))
+        ref = chromatic_number(n, edges, method="dsatur")
+        for method in ("sat", "ilp", "auto") if n <= 20 else ("sat", "auto"):
+            r = chromatic_number(n, edges, method=method)
+            assert r.colouring == ref.colouring, (k, method)
+            assert r.value == ref.value
+        own = chromatic_number(n, edges, method="sat", canonical=False)
+        assert own.value == ref.value
+        assert check_colouring(n, edges, list(own.colouring), optimum=ref.value).ok
+
+
+def test_canonical_colouring_with_several_open_cores() -> None:
+    # Grötzsch (chi 4) and C5 (chi 3) side by side: omega 2, both cores left open by
+    # greedy DSATUR, so each core gets its own target (core_chi by the method).
+    groetzsch = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]
+    groetzsch += [(5 + i, (i + 1) % 5) for i in range(5)] + [(5 + i, (i - 1) % 5) for i in range(5)]
+    groetzsch += [(10, 5 + i) for i in range(5)]
+    c5 = [(11 + i, 11 + (i + 1) % 5) for i in range(5)]
+    edges = groetzsch + c5
+    ref = chromatic_number(16, edges, method="dsatur")
+    assert ref.value == 4
+    assert ref.colouring == (0, 1, 0, 2, 1, 0, 2, 0, 2, 3, 1, 1, 0, 1, 0, 2)  # as before issue 42
+    for method in ("sat", "ilp"):
+        assert chromatic_number(16, edges, method=method).colouring == ref.colouring
+
+
+def test_canonical_colouring_rejects_a_wrong_chromatic_number() -> None:
+    from closurebench.errors import ClosureBenchError
+    from closurebench.graphs.exact._common import Deadline, adjacency_bitsets
+    from closurebench.graphs.exact.coloring import canonical_colouring
+
+    groetzsch = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]
+    groetzsch += [(5 + i, (i + 1) % 5) for i in range(5)] + [(5 + i, (i - 1) % 5) for i in range(5)]
+    groetzsch += [(10, 5 + i) for i in range(5)]
+    adj = adjacency_bitsets(11, groetzsch)
+    assert max(canonical_colouring(11, adj, 4, Deadline(10.0, "t"))) == 3
+    for wrong in (3, 5):
+        with pytest.raises(ClosureBenchError, match="disagree"):
+            canonical_colouring(11, adj, wrong, Deadline(10.0, "t"))
+
+
+def test_dsatur_colouring_is_unchanged() -> None:
+    # Pinned DSATUR colourings (computed before issue 42): the canonical colouring that
+    # GRIT stores must not move.
+    edges = gnp("colour-pinned", 0, 16, 0.45)
+    pinned = (0, 0, 1, 1, 2, 3, 1, 0, 1, 2, 2, 2, 1, 3, 3, 0)
+    for method in ("auto", "dsatur", "sat"):
+        assert chromatic_number(16, edges, method=method).colouring == pinned

@@ -19,8 +19,8 @@ from closurebench.cli import app
 from closurebench.jsonl import read_json
 from closurebench.report.aggregate import load_runs
 from closurebench.report.build import build_report
-from closurebench.report.view import load_view_runs, view_payload
 from closurebench.report.run import LoadedResult
+from closurebench.report.view import load_view_runs, view_payload
 from closurebench.schema import RunSummary
 
 OLD = Path(__file__).resolve().parents[1] / "data" / "run-v0.2.0"

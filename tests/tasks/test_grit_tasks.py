@@ -162,3 +162,35 @@ def test_task_facts_drive_the_wording_hooks() -> None:
     view = SimpleNamespace(names=["a", "b", "c"], aliases={}, neighbour_order=(0, 2, 1))
     solved = bfs.solve(s)
     assert bfs.for_view(s, solved, view, where="x") == (["a", "c", "b"], [0, 2, 1])
+
+
+def test_graph_coloring_cross_checks_with_the_other_method(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Whichever method "auto" picks, the other one proves the answer too, and the stored
+    # colouring is the same (canonical); SAT is forced by lowering the rule's threshold.
+    from closurebench.graphs.exact import coloring
+    from closurebench.tasks.grit.graph_coloring import GraphColoringTask
+
+    t = GRIT_TASKS["graph_coloring"]
+    assert isinstance(t, GraphColoringTask)
+    calls: list[tuple[str, bool]] = []
+    real = coloring.chromatic_number
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append((str(kwargs.get("method", "auto")), bool(kwargs.get("canonical", True))))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("closurebench.tasks.grit.graph_coloring.chromatic_number", spy)
+    monkeypatch.setattr(type(t), "route", dataclasses.replace(t.route, solver=spy))
+    small = sample_solved(t, 7, ("cross",), n=12, density=(0.5, 0.6))
+    assert small.solved.certificate is not None
+    assert small.solved.certificate["method"] == "dsatur-bnb"
+    assert calls[-2:] == [("auto", True), ("sat", False)]
+    monkeypatch.setattr(coloring, "AUTO_SAT_MIN_N", 10)
+    forced = sample_solved(t, 7, ("cross",), n=12, density=(0.5, 0.6))
+    assert forced.solved.certificate is not None
+    assert forced.solved.certificate["method"] == "sat-cadical195"
+    assert calls[-2:] == [("auto", True), ("dsatur", False)]
+    assert forced.structure == small.structure
+    assert forced.solved.solution == small.solved.solution

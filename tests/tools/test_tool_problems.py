@@ -80,6 +80,26 @@ def test_graph_coloring_of_the_wheel_needs_four_colours() -> None:
     assert ok(make_call("graph_coloring", {"a": [], "b": []})).value == 1
 
 
+def test_graph_coloring_output_does_not_depend_on_the_method(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The printed colouring is the canonical one: forcing "auto" onto SAT (threshold
+    # lowered instead of a graph at n >= 50) changes only the named proof.
+    from closurebench.graphs.exact import coloring
+
+    rng = random.Random(42)
+    names = [f"v{i}" for i in range(14)]
+    graph = {a: [b for b in names[i + 1 :] if rng.random() < 0.55] for i, a in enumerate(names)}
+    by_dsatur = ok(make_call("graph_coloring", graph))
+    monkeypatch.setattr(coloring, "AUTO_SAT_MIN_N", 10)
+    by_sat = ok(make_call("graph_coloring", graph))
+    assert by_dsatur.details["certificate"]["method"] == "dsatur-bnb"
+    assert by_sat.details["certificate"]["method"] == "sat-cadical195"
+    for key in ("chromatic_number", "coloring", "color_classes"):
+        assert by_sat.details[key] == by_dsatur.details[key]
+    assert by_sat.text.splitlines()[:3] == by_dsatur.text.splitlines()[:3]
+
+
 def test_tsp_square_and_start_and_brute_force() -> None:
     r = ok(HAND_CALLS["tsp"])
     assert r.value == 4

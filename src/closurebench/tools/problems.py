@@ -407,13 +407,16 @@ def _graph_coloring(ctx: Context) -> Answer:
         "certificate": r.certificate.as_dict(),
     }
     lines = [f"Chromatic Number: {k}", f"Color Classes: {shown}", _proof(r.certificate)]
+    # The colouring is canonical (the same whichever method "auto" ran); the proof is
+    # the method's, named by the certificate.
+    by_sat = r.certificate.method.startswith("sat")
     return Answer(
         "Graph coloring (exact)",
         k,
         details,
         lines,
-        "exact DSATUR branch and bound",
-        ("dsatur", "exact", "branchandbound", "backtracking", "bruteforce", "ilp"),
+        "exact SAT proof (CaDiCaL)" if by_sat else "exact DSATUR branch and bound",
+        ("dsatur", "sat", "exact", "branchandbound", "backtracking", "bruteforce", "ilp"),
         _direction_note(ctx, "adjacent nodes must differ either way"),
     )
 

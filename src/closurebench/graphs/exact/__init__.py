@@ -25,9 +25,12 @@ colouring p=0.5     60 / 60, 4/5        31.7 / 60, 2/5       4.0 / 9.9
 
 So the TSP uses HiGHS with lazy DFJ cuts and reduced-cost fixing; vertex cover a bitset
 maximum-clique branch and bound on the complement; the chromatic number a DSATUR branch
-and bound with a maximum-clique bound. The second, independent method of each is a HiGHS
-ILP (``method="ilp"``). CP-SAT lost to the chosen method everywhere, so OR-Tools is not a
-dependency. Full timings: ``benchmarks/bench_exact.py``.
+and bound with a maximum-clique bound (since issue 42 the default ``"auto"`` runs the
+later SAT method instead on graphs with ``n >= 50`` and density ``>= 0.4``, where it is
+faster; the colouring returned is the same canonical one either way). The second,
+independent method of each is a HiGHS ILP (``method="ilp"``; SAT for colouring).
+CP-SAT lost to the chosen method everywhere, so OR-Tools is not a dependency. Full
+timings: ``benchmarks/bench_exact.py``.
 
 Example:
     >>> from closurebench.graphs.exact import chromatic_number, check_colouring

@@ -1,6 +1,6 @@
 """Exact chromatic number, by three independent methods.
 
-* ``"dsatur"`` (default): Brélaz's DSATUR branch and bound. Lower bound: a maximum
+* ``"dsatur"``: Brélaz's DSATUR branch and bound. Lower bound: a maximum
   clique (exact, bitset branch and bound), whose vertices are pre-coloured ``0..omega-1``
   (this also breaks the colour symmetry); upper bound: greedy DSATUR. Before the search,
   vertices of degree ``< omega`` are peeled off (they can always be coloured last) and
@@ -16,10 +16,18 @@
   into cubes that two children solve at once
   (:mod:`closurebench.graphs.exact._sat_worker`); the colouring returned does not depend
   on timing. CaDiCaL's proof, not the DSATUR tree, closes the bound, so the two methods
-  cross-check each other at every ``n``; it is the fast route at n = 60, p = 0.5.
+  cross-check each other at every ``n``; it is the fast route on large dense graphs.
 * ``"ilp"``: a symmetry-broken assignment formulation solved by HiGHS
   (``scipy.optimize.milp``, ``mip_rel_gap=0``, status checked); a third route, practical
   for ``n <= 40`` and sparse graphs.
+
+The default, ``"auto"`` (:func:`auto_method`), runs SAT on graphs with ``n >= 50`` and
+edge density ``>= 0.4`` and DSATUR on the rest: where ``benchmarks/bench_exact.py``
+measured each ahead (``benchmarks/RESULTS.md``, "Colouring default: auto"). Every method
+returns the same, canonical optimal colouring (:func:`canonical_colouring`): the one the
+DSATUR search ends with, found for ``"sat"`` and ``"ilp"`` by a DSATUR search told the
+certified ``chi`` (no proof needed), so stored and printed colourings do not depend on the
+method; ``canonical=False`` returns a method's own colouring instead.
 
 The spec's hard case is density 0.5 at n = 60: ``benchmarks/bench_exact.py`` and
 ``benchmarks/RESULTS.md`` give the measured medians and worst cases of each method there
@@ -38,8 +46,8 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -58,8 +66,13 @@ from closurebench.graphs.exact.clique import max_clique
 from closurebench.graphs.exact.errors import SolverError
 
 __all__ = [
+    "AUTO_SAT_MIN_DENSITY",
+    "AUTO_SAT_MIN_N",
     "COLOURING_METHODS",
+    "DEFAULT_COLOURING_METHOD",
     "ColouringResult",
+    "auto_method",
+    "canonical_colouring",
     "chromatic_number",
     "dsatur_greedy",
 ]
@@ -147,11 +160,31 @@ class _Search:
         greedy = dsatur_greedy(adj)
         self.best = list(greedy)
         self.best_k = max(greedy) + 1 if greedy else 0
+        self.target: int | None = None
+
+    @property
+    def open(self) -> bool:
+        """Whether the greedy colouring is above the bound (a search is needed)."""
+        return self.best_k > self.lb
+
+    def find(self, target: int) -> None:
+        """Make :meth:`run` return the first colouring with ``<= target`` colours instead.
+
+        ``target`` must be this core's optimum, or the floor when that is higher (a
+        certified number). The tree and its order are those of the optimising search (the
+        same arrays, the same branching), and no colouring with at most ``target``
+        colours is pruned before the first one is found, so that first colouring is the
+        one the optimising search ends with: :func:`canonical_colouring` relies on this.
+        """
+        self.target = target
+        self.lb = max(self.lb, target)
 
     def run(self) -> list[int]:
         if self.best_k <= self.lb:
             return self.best
         n, k = self.n, self.best_k
+        if self.target is not None:
+            self.best_k = self.target + 1  # explore only colourings with <= target colours
         self.colour = [-1] * n
         self.cnt = [[0] * k for _ in range(n)]
         self.sat = [0] * n
@@ -162,6 +195,11 @@ class _Search:
         for c, v in enumerate(self.clique):
             self._assign(v, c)
         self._search(len(self.clique))
+        if self.target is not None and self.best_k > self.target:
+            raise SolverError(
+                f"chromatic_number: no colouring with {self.target} colours exists, but a "
+                "method certified that many; the methods disagree (a solver bug)"
+            )
         return self.best
 
     def _assign(self, v: int, c: int) -> None:
@@ -292,11 +330,27 @@ def _induced(adj: list[int], nodes: list[int]) -> list[int]:
     return out
 
 
-def _by_dsatur(n: int, adj: list[int], deadline: Deadline) -> ColouringResult:
+def _dsatur_colour(
+    n: int,
+    adj: list[int],
+    deadline: Deadline,
+    chi: int | None = None,
+    core_chi: Callable[[list[int]], int] | None = None,
+) -> tuple[tuple[int, ...], list[int]]:
+    """The DSATUR colouring (relabelled) and the maximum clique it is bounded by.
+
+    With ``chi`` ``None`` the search optimises (the ``"dsatur"`` method). Given a certified
+    ``chi`` it only finds: each core component that greedy DSATUR leaves above the clique
+    bound takes the first colouring with at most its target in the same search tree,
+    which is the colouring the optimising search would end with
+    (:meth:`_Search.find`). The target is ``chi`` when one component is open, else
+    ``max(omega, core_chi(component))`` per open component (``core_chi``: the chromatic
+    number of an induced subgraph, by the caller's method).
+    """
     clique = max_clique(adj, deadline)
     omega = len(clique)
     core, peeled = _peel(adj, omega)
-    colour = [-1] * n
+    searches: list[tuple[list[int], list[int], _Search]] = []
     for comp in _components(adj, core):
         if len(comp) > _MAX_CORE:
             raise SolverError(
@@ -309,8 +363,19 @@ def _by_dsatur(n: int, adj: list[int], deadline: Deadline) -> ColouringResult:
         # Prefer the global clique when it lies in this component (a nicer witness).
         if all(v in local for v in clique):
             sub_clique = [local[v] for v in clique]
-        sub_col = _Search(sub, sub_clique, deadline, floor=omega).run()
-        for v, c in zip(comp, sub_col, strict=True):
+        searches.append((comp, sub, _Search(sub, sub_clique, deadline, floor=omega)))
+    if chi is not None:
+        opened = [(sub, search) for _, sub, search in searches if search.open]
+        for sub, search in opened:
+            if len(opened) == 1:
+                search.find(chi)  # chi = max(omega, this component's optimum)
+            elif core_chi is None:
+                raise SolverError("chromatic_number: several open cores need core_chi")
+            else:
+                search.find(max(omega, core_chi(sub)))
+    colour = [-1] * n
+    for comp, _, search in searches:
+        for v, c in zip(comp, search.run(), strict=True):
             colour[v] = c
     for v in reversed(peeled):
         used = 0
@@ -323,14 +388,63 @@ def _by_dsatur(n: int, adj: list[int], deadline: Deadline) -> ColouringResult:
             a ^= low
         colour[v] = (~used & (used + 1)).bit_length() - 1
     colouring = _relabel(colour)
-    chi = max(colouring) + 1
     # Each component's search proved its own optimum, chi >= omega from the clique;
     # peeled vertices never needed a colour beyond max(omega, core colours).
     if any(adj[a] >> b & 1 and colouring[a] == colouring[b] for a in range(n) for b in range(a)):
         raise SolverError("chromatic_number: DSATUR produced an improper colouring")
     if any(not adj[a] >> b & 1 for i, a in enumerate(clique) for b in clique[i + 1 :]):
         raise SolverError(f"chromatic_number: {clique} is not a clique")
+    return colouring, clique
+
+
+def _by_dsatur(n: int, adj: list[int], deadline: Deadline) -> ColouringResult:
+    colouring, clique = _dsatur_colour(n, adj, deadline)
+    chi = max(colouring, default=-1) + 1
     return ColouringResult(chi, colouring, Certificate("dsatur-bnb", chi), tuple(clique))
+
+
+def canonical_colouring(
+    n: int,
+    adj: list[int],
+    chi: int,
+    deadline: Deadline,
+    core_chi: Callable[[list[int]], int] | None = None,
+) -> tuple[int, ...]:
+    """The canonical optimal colouring of a graph whose chromatic number ``chi`` is certified.
+
+    It is the colouring the ``"dsatur"`` method returns (so the colourings GRIT stored
+    before other methods existed are reproduced byte for byte), found without DSATUR's
+    proof: given ``chi``, the search stops at the first colouring with ``chi`` colours in
+    DSATUR's tree, which is the one the optimising search ends with (it never prunes a
+    colouring with ``chi`` colours before finding one). Every method returns this
+    colouring, so a stored or printed colouring does not depend on the method.
+
+    Args:
+        n: Number of nodes.
+        adj: Adjacency bitsets.
+        chi: The certified chromatic number (from any method).
+        deadline: The call's time budget.
+        core_chi: Chromatic number of an induced subgraph (adjacency bitsets), needed
+            only when the peeled core has several components that greedy DSATUR leaves
+            above the clique bound (each then gets its own target).
+
+    Raises:
+        SolverError: ``chi`` is not the chromatic number (no such colouring, or one with
+            fewer colours): the method that certified it disagrees with the tree.
+        SolverTimeout: the deadline passed.
+
+    Example:
+        >>> c5 = adjacency_bitsets(5, [(0, 1), (1, 2), (2, 3), (3, 4), (0, 4)])
+        >>> canonical_colouring(5, c5, 3, Deadline(10.0, "doc"))
+        (0, 1, 0, 1, 2)
+    """
+    colouring, _ = _dsatur_colour(n, adj, deadline, chi, core_chi)
+    if max(colouring, default=-1) + 1 != chi:
+        raise SolverError(
+            f"chromatic_number: a colouring with {max(colouring) + 1} colours exists, but a "
+            f"method certified {chi}; the methods disagree (a solver bug)"
+        )
+    return colouring
 
 
 def _checked_bounds(
@@ -347,7 +461,7 @@ def _checked_bounds(
     return adj, clique, greedy
 
 
-def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+def _ilp_proof(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
     """Symmetry-broken assignment ILP solved by HiGHS.
 
     Binary ``x[v, c]`` (vertex ``v`` takes colour ``c``) and ``y[c]`` (colour ``c`` used)
@@ -418,7 +532,7 @@ def _by_ilp(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     return ColouringResult(chi, colouring, Certificate("highs-milp-assignment", chi), tuple(clique))
 
 
-def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+def _sat_proof(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
     """CaDiCaL on a symmetry-broken k-colourability encoding, in child processes.
 
     The clique (checked) and a greedy DSATUR colouring (checked proper) bound the search.
@@ -453,13 +567,77 @@ def _by_sat(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> Colourin
     return ColouringResult(chi, colouring, Certificate("sat-cadical195", chi), tuple(clique))
 
 
-_METHODS = {
-    "dsatur": lambda n, keys, deadline: _by_dsatur(n, adjacency_bitsets(n, keys), deadline),
-    "ilp": _by_ilp,
-    "sat": _by_sat,
+def _edge_keys(adj: list[int]) -> list[tuple[int, int]]:
+    """Sorted ``(u, v)``, ``u < v``, of adjacency bitsets."""
+    return [(a, b) for a in range(len(adj)) for b in range(a + 1, len(adj)) if adj[a] >> b & 1]
+
+
+def _canonical_by(
+    proof: Callable[[int, list[tuple[int, int]], Deadline], ColouringResult],
+) -> Callable[[int, list[tuple[int, int]], Deadline], ColouringResult]:
+    """A method that proves ``chi`` by ``proof`` and returns the canonical colouring."""
+
+    def method(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+        r = proof(n, keys, deadline)
+
+        def core_chi(sub: list[int]) -> int:
+            return proof(len(sub), _edge_keys(sub), deadline).chromatic_number
+
+        adj = adjacency_bitsets(n, keys)
+        colouring = canonical_colouring(n, adj, r.chromatic_number, deadline, core_chi)
+        return replace(r, colouring=colouring)
+
+    return method
+
+
+#: ``"auto"`` picks SAT from this many nodes on (and at :data:`AUTO_SAT_MIN_DENSITY`).
+AUTO_SAT_MIN_N = 50
+#: ``"auto"`` picks SAT from this edge density ``2m / (n (n - 1))`` on (and ``n`` large).
+AUTO_SAT_MIN_DENSITY = 0.4
+
+
+def auto_method(n: int, m: int) -> str:
+    """The method ``"auto"`` runs on a graph with ``n`` nodes and ``m`` edges.
+
+    SAT where ``benchmarks/bench_exact.py`` measured it ahead of DSATUR (``n >=``
+    :data:`AUTO_SAT_MIN_N` and density ``>=`` :data:`AUTO_SAT_MIN_DENSITY`; section
+    "Colouring default: auto" of ``benchmarks/RESULTS.md``), DSATUR below. Both return the
+    same (canonical) colouring, so the choice changes only the time and the certificate's
+    method.
+
+    Example:
+        >>> auto_method(60, 885), auto_method(60, 177), auto_method(30, 218)
+        ('sat', 'dsatur', 'dsatur')
+    """
+    dense = n > 1 and 2 * m >= AUTO_SAT_MIN_DENSITY * n * (n - 1)
+    return "sat" if n >= AUTO_SAT_MIN_N and dense else "dsatur"
+
+
+_Method = Callable[[int, list[tuple[int, int]], Deadline], ColouringResult]
+
+
+def _dsatur(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+    return _by_dsatur(n, adjacency_bitsets(n, keys), deadline)
+
+
+def _with_auto(methods: dict[str, _Method]) -> dict[str, _Method]:
+    def auto(n: int, keys: list[tuple[int, int]], deadline: Deadline) -> ColouringResult:
+        return methods[auto_method(n, len(keys))](n, keys, deadline)
+
+    return {"auto": auto, **methods}
+
+
+_METHODS: dict[str, _Method] = {
+    "dsatur": _dsatur,
+    "sat": _canonical_by(_sat_proof),
+    "ilp": _canonical_by(_ilp_proof),
 }
-#: The independent methods, default first.
+#: The independent methods (each proves the chromatic number its own way).
 COLOURING_METHODS: tuple[str, ...] = tuple(_METHODS)
+#: The default method: DSATUR or SAT by :func:`auto_method`.
+DEFAULT_COLOURING_METHOD = "auto"
+_CANONICAL = _with_auto(_METHODS)
+_OWN = _with_auto({"dsatur": _dsatur, "sat": _sat_proof, "ilp": _ilp_proof})
 
 
 def chromatic_number(
@@ -467,7 +645,8 @@ def chromatic_number(
     edges: Iterable[Sequence[object]],
     *,
     time_limit: float = DEFAULT_TIME_LIMIT,
-    method: str = "dsatur",
+    method: str = DEFAULT_COLOURING_METHOD,
+    canonical: bool = True,
 ) -> ColouringResult:
     """Chromatic number of an undirected graph, with an optimal colouring and certificate.
 
@@ -475,11 +654,19 @@ def chromatic_number(
         n: Number of nodes.
         edges: ``(u, v)`` or ``(u, v, w)``; weights are ignored.
         time_limit: Seconds before :class:`SolverTimeout` is raised.
-        method: ``"dsatur"`` (branch and bound, default), ``"sat"`` (CaDiCaL, in child
-            processes; the fastest proof on dense graphs) or ``"ilp"`` (HiGHS).
+        method: ``"auto"`` (default: ``"sat"`` from 50 nodes at edge density 0.4 on,
+            else ``"dsatur"``; :func:`auto_method`), ``"dsatur"`` (branch and bound),
+            ``"sat"`` (CaDiCaL, in child processes; the fastest proof on large dense
+            graphs) or ``"ilp"`` (HiGHS).
+        canonical: Return the canonical optimal colouring (:func:`canonical_colouring`,
+            the same for every method; what GRIT stores and the graph tool prints).
+            ``False`` skips that search for ``"sat"`` and ``"ilp"`` and returns the
+            method's own optimal colouring (a cross-check that needs only the number).
 
     Returns:
-        The chromatic number, one optimal colouring and the certificate.
+        The chromatic number, one optimal colouring and the certificate (whose method
+        names the proof that ran: ``"auto"`` reports ``dsatur-bnb`` or
+        ``sat-cadical195``).
 
     Raises:
         GraphError: malformed input.
@@ -492,4 +679,5 @@ def chromatic_number(
         >>> chromatic_number(3, []).colouring
         (0, 0, 0)
     """
-    return solve_by_method("chromatic_number", n, edges, time_limit, method, _METHODS)
+    methods = _CANONICAL if canonical else _OWN
+    return solve_by_method("chromatic_number", n, edges, time_limit, method, methods)
